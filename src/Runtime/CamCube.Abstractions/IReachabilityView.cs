@@ -1,0 +1,17 @@
+namespace CamCube;
+
+/// <summary>
+/// Which servers a node believes it can reach. GetServersForKey skips the servers this view
+/// says are unreachable; the runtime feeds it from the link-state protocol.
+/// </summary>
+public interface IReachabilityView
+{
+    /// <summary>Gets the shape of the torus this view covers.</summary>
+    TorusShape Shape { get; }
+
+    /// <summary>Gets the number of reachable servers.</summary>
+    long ReachableCount { get; }
+
+    /// <summary>Gets whether <paramref name="server"/> is reachable. Coordinates outside the shape are unreachable.</summary>
+    bool IsReachable(Coordinate server);
+}
