@@ -1,0 +1,77 @@
+using System.Reflection;
+
+namespace CamCube.Cli;
+
+/// <summary>Dispatches <c>camcube &lt;command&gt;</c> and turns usage errors into a message and exit code 2.</summary>
+internal static class CliApp
+{
+    /// <summary>Exit code of a command that ran.</summary>
+    public const int ExitOk = 0;
+
+    /// <summary>Exit code of a command that failed while running.</summary>
+    public const int ExitFailure = 1;
+
+    /// <summary>Exit code of a command line that could not be run as given.</summary>
+    public const int ExitUsage = 2;
+
+    private const string Usage = """
+        camcube: CamCube for .NET, a framework for servers wired in a 3D torus
+
+        usage: camcube <command> [options]
+
+        commands:
+          key        which servers hold a key: its id, key coordinate and GetServersForKey
+          help       this text, or 'camcube help <command>'
+
+        'camcube <command> --help' describes a command's options.
+        """;
+
+    public static int Run(IReadOnlyList<string> args, CliConsole console)
+    {
+        if (args.Count == 0 || args[0] is "help" or "--help" or "-h")
+        {
+            var topic = args.Count > 1 ? args[1] : null;
+            console.Out.WriteLine(topic is null ? Usage : UsageOf(topic) ?? Usage);
+            return args.Count == 0 ? ExitUsage : ExitOk;
+        }
+
+        if (args[0] == "--version")
+        {
+            console.Out.WriteLine(typeof(CliApp).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "unknown");
+            return ExitOk;
+        }
+
+        var rest = args.Skip(1).ToArray();
+        if (rest.Contains("--help") || rest.Contains("-h"))
+        {
+            console.Out.WriteLine(UsageOf(args[0]) ?? Usage);
+            return ExitOk;
+        }
+
+        try
+        {
+            return args[0] switch
+            {
+                "key" => KeyCommand.Run(rest, console),
+                _ => throw new UsageException($"unknown command '{args[0]}'; run 'camcube help' for the list."),
+            };
+        }
+        catch (UsageException ex)
+        {
+            console.Error.WriteLine($"camcube: {ex.Message}");
+            var usage = UsageOf(args[0]);
+            if (usage is not null)
+            {
+                console.Error.WriteLine(usage);
+            }
+
+            return ExitUsage;
+        }
+    }
+
+    private static string? UsageOf(string command) => command switch
+    {
+        "key" => KeyCommand.Usage,
+        _ => null,
+    };
+}

@@ -1,0 +1,46 @@
+using System.Diagnostics;
+
+namespace CamCube.Cli.Tests;
+
+/// <summary>Runs <c>camcube</c> in process, or as a real child process.</summary>
+internal static class CliRunner
+{
+    public static (int Exit, string Out, string Error) Run(string stdin, params string[] args)
+    {
+        using var output = new StringWriter();
+        using var error = new StringWriter();
+        using var input = new StringReader(stdin);
+        var exit = CliApp.Run(args, new CliConsole(input, output, error));
+        return (exit, output.ToString(), error.ToString());
+    }
+
+    public static (int Exit, string Out, string Error) RunProcess(string stdin, params string[] args)
+    {
+        var dll = Path.Combine(AppContext.BaseDirectory, "camcube.dll");
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardInput = true,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        start.ArgumentList.Add(dll);
+        foreach (var arg in args)
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        using var process = Process.Start(start)!;
+        var outTask = process.StandardOutput.ReadToEndAsync();
+        var errTask = process.StandardError.ReadToEndAsync();
+        process.StandardInput.Write(stdin);
+        process.StandardInput.Close();
+        if (!process.WaitForExit(TimeSpan.FromMinutes(2)))
+        {
+            process.Kill(entireProcessTree: true);
+            throw new TimeoutException("camcube did not exit within two minutes.");
+        }
+
+        return (process.ExitCode, outTask.Result, errTask.Result);
+    }
+}
