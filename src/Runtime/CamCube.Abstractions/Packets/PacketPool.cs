@@ -1,0 +1,84 @@
+namespace CamCube.Packets;
+
+/// <summary>
+/// A bounded pool of packets of one buffer capacity. Thread-safe: a transport's receive thread
+/// may rent while the node's event loop returns.
+/// </summary>
+public sealed class PacketPool
+{
+    /// <summary>The default buffer capacity: a 9,000-byte jumbo frame.</summary>
+    public const int DefaultPacketCapacityBytes = 9_000;
+
+    private readonly Lock _gate = new();
+    private readonly Packet[] _free;
+    private int _freeCount;
+    private long _created;
+
+    /// <summary>Creates a pool.</summary>
+    /// <param name="packetCapacityBytes">The capacity of every packet's buffer, header included (at least the header size, at most 65,535).</param>
+    /// <param name="pooledPacketsMax">The most packets kept for reuse; more are left to the garbage collector when returned.</param>
+    /// <exception cref="ArgumentOutOfRangeException">A size is out of range.</exception>
+    public PacketPool(int packetCapacityBytes = DefaultPacketCapacityBytes, int pooledPacketsMax = 65_536)
+    {
+        if (packetCapacityBytes is < PacketHeader.SizeBytes or > ushort.MaxValue)
+        {
+            throw new ArgumentOutOfRangeException(nameof(packetCapacityBytes), packetCapacityBytes, $"A packet's capacity is from {PacketHeader.SizeBytes} to {ushort.MaxValue} bytes.");
+        }
+
+        ArgumentOutOfRangeException.ThrowIfNegative(pooledPacketsMax);
+        PacketCapacityBytes = packetCapacityBytes;
+        _free = new Packet[pooledPacketsMax];
+    }
+
+    /// <summary>Gets the capacity of every packet this pool hands out.</summary>
+    public int PacketCapacityBytes { get; }
+
+    /// <summary>Gets how many packets this pool has ever created (a steady state creates none).</summary>
+    public long CreatedCount => Volatile.Read(ref _created);
+
+    /// <summary>Gets how many packets are waiting in the pool for reuse.</summary>
+    public int FreeCount
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _freeCount;
+            }
+        }
+    }
+
+    /// <summary>Rents a packet with an empty frame; the caller becomes its owner.</summary>
+    public Packet Rent()
+    {
+        Packet? packet = null;
+        lock (_gate)
+        {
+            if (_freeCount > 0)
+            {
+                packet = _free[--_freeCount];
+                _free[_freeCount] = null!;
+            }
+        }
+
+        if (packet is null)
+        {
+            Interlocked.Increment(ref _created);
+            packet = new Packet(PacketCapacityBytes, this);
+        }
+
+        packet.MarkRented();
+        return packet;
+    }
+
+    internal void Return(Packet packet)
+    {
+        lock (_gate)
+        {
+            if (_freeCount < _free.Length)
+            {
+                _free[_freeCount++] = packet;
+            }
+        }
+    }
+}

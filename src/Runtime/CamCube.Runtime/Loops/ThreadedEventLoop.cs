@@ -1,0 +1,108 @@
+using CamCube.Packets;
+using CamCube.Transport;
+
+namespace CamCube.Runtime.Loops;
+
+/// <summary>
+/// An event loop on a dedicated thread in real time: one per node process. Work posted from any
+/// thread runs on the loop's thread in order. Disposing stops the thread after the current item.
+/// </summary>
+public sealed class ThreadedEventLoop : IEventLoop, IDisposable
+{
+    private readonly object _gate = new();
+    private readonly Queue<LoopWorkItem> _queue = new();
+    private readonly Thread _thread;
+    private readonly Action<Exception>? _onUnhandled;
+    private bool _stopping;
+
+    /// <summary>Starts a loop thread named <paramref name="name"/>.</summary>
+    /// <param name="name">The thread's name, shown in debuggers and dumps.</param>
+    /// <param name="timeProvider">The clock; the system clock if null.</param>
+    /// <param name="onUnhandled">Called on the loop thread with an exception a work item threw; the loop keeps running.</param>
+    public ThreadedEventLoop(string name, TimeProvider? timeProvider = null, Action<Exception>? onUnhandled = null)
+    {
+        TimeProvider = timeProvider ?? TimeProvider.System;
+        _onUnhandled = onUnhandled;
+        _thread = new Thread(RunLoop) { IsBackground = true, Name = name };
+        _thread.Start();
+    }
+
+    /// <inheritdoc/>
+    public TimeProvider TimeProvider { get; }
+
+    /// <summary>Gets whether the calling thread is the loop's thread.</summary>
+    public bool IsOnLoopThread => Environment.CurrentManagedThreadId == _thread.ManagedThreadId;
+
+    /// <inheritdoc/>
+    public void Post(ILoopWork target, int code, int argument, Packet? packet)
+    {
+        ArgumentNullException.ThrowIfNull(target);
+        lock (_gate)
+        {
+            if (_stopping)
+            {
+                packet?.Release();
+                return;
+            }
+
+            _queue.Enqueue(new LoopWorkItem(target, code, argument, packet));
+            if (_queue.Count == 1)
+            {
+                Monitor.Pulse(_gate);
+            }
+        }
+    }
+
+    /// <summary>Stops the loop and waits for its thread to end. Work still queued is dropped and its packets released.</summary>
+    public void Dispose()
+    {
+        lock (_gate)
+        {
+            _stopping = true;
+            Monitor.PulseAll(_gate);
+        }
+
+        if (!IsOnLoopThread)
+        {
+            _thread.Join();
+        }
+    }
+
+    private void RunLoop()
+    {
+        while (true)
+        {
+            LoopWorkItem item;
+            lock (_gate)
+            {
+                while (_queue.Count == 0 && !_stopping)
+                {
+                    Monitor.Wait(_gate);
+                }
+
+                if (_stopping)
+                {
+                    while (_queue.TryDequeue(out var dropped))
+                    {
+                        dropped.Packet?.Release();
+                    }
+
+                    return;
+                }
+
+                item = _queue.Dequeue();
+            }
+
+            try
+            {
+                item.Run();
+            }
+#pragma warning disable CA1031 // A loop must survive a faulty work item; the owner decides what to log.
+            catch (Exception ex)
+#pragma warning restore CA1031
+            {
+                _onUnhandled?.Invoke(ex);
+            }
+        }
+    }
+}
