@@ -110,6 +110,13 @@ public readonly struct TorusShape : IEquatable<TorusShape>
         return size >= 3 || (size == 2 && direction.SignOf() > 0);
     }
 
+    /// <summary>
+    /// Gets the link on which a frame sent on <paramref name="direction"/> arrives at the neighbour:
+    /// the opposite direction, except on an axis of size 2, where both ends use their one positive link.
+    /// </summary>
+    public LinkDirection PeerLink(LinkDirection direction) =>
+        this[direction.AxisOf()] == 2 ? direction : direction.Opposite();
+
     /// <summary>Gets the number of links each server has (6 in a torus with every axis at least 3).</summary>
     public int LinkCount
     {

@@ -165,6 +165,17 @@ public sealed class Packet
         PayloadLength = 0;
     }
 
+    /// <summary>
+    /// Writes the routing fields of a v1 header (service id, version, kind, hop limit, zero hop
+    /// count, source, destination) and keeps the payload already in place.
+    /// </summary>
+    public void StampHeader(ushort serviceId, DestinationKind kind, byte hopLimit, Coordinate source, KeyCoordinate destination)
+    {
+        var payloadLength = Math.Max(0, _length - PacketHeader.SizeBytes);
+        WriteHeader(serviceId, kind, hopLimit, source, destination);
+        PayloadLength = payloadLength;
+    }
+
     /// <summary>Copies this packet's frame into <paramref name="destination"/> (a packet of the same or larger capacity).</summary>
     /// <exception cref="ArgumentException">The destination's buffer is too small.</exception>
     public void CopyTo(Packet destination)

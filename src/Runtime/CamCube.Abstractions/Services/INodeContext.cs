@@ -1,0 +1,88 @@
+using CamCube.Packets;
+using Microsoft.Extensions.Logging;
+
+namespace CamCube.Services;
+
+/// <summary>
+/// A service's handle on its node: who and where the node is, and the KBR API (route to a key
+/// or to a server, replica sets, reachability). Every member must be used on the node's event loop.
+/// </summary>
+public interface INodeContext
+{
+    /// <summary>Gets the node's coordinate.</summary>
+    Coordinate Self { get; }
+
+    /// <summary>Gets the torus shape.</summary>
+    TorusShape Shape { get; }
+
+    /// <summary>Gets the shape's keyspace.</summary>
+    KeySpace KeySpace { get; }
+
+    /// <summary>Gets the node's clock; every timer and clock read goes through it.</summary>
+    TimeProvider TimeProvider { get; }
+
+    /// <summary>Gets the node's seeded random source; all randomness comes from it so runs replay.</summary>
+    Random Random { get; }
+
+    /// <summary>Gets a logger for this service.</summary>
+    ILogger Logger { get; }
+
+    /// <summary>Gets which servers this node can reach, kept by the link-state protocol.</summary>
+    IReachabilityView Reachability { get; }
+
+    /// <summary>Gets the hop limit the node gives new routed packets.</summary>
+    byte DefaultHopLimit { get; }
+
+    /// <summary>Gets whether this node has a link in <paramref name="link"/> and it is up.</summary>
+    bool IsLinkUp(LinkDirection link);
+
+    /// <summary>Rents a packet from the node's pool; the caller owns it until it routes, sends or releases it.</summary>
+    Packet CreatePacket();
+
+    /// <summary>
+    /// Routes <paramref name="packet"/> to whichever live server is the root of <paramref name="destination"/>
+    /// (always delivered while any path exists). Writes the header (this service's id, source, hop limit);
+    /// the payload must already be in place with <see cref="Packet.PayloadLength"/> set. The node owns the packet afterwards.
+    /// </summary>
+    RouteStatus RouteToKey(Packet packet, KeyCoordinate destination);
+
+    /// <summary>Routes <paramref name="packet"/> to the root of <paramref name="key"/>; see <see cref="RouteToKey(Packet, KeyCoordinate)"/>.</summary>
+    RouteStatus RouteToKey(Packet packet, Key key);
+
+    /// <summary>
+    /// Routes <paramref name="packet"/> to <paramref name="server"/>: delivered if it is reachable, otherwise
+    /// dropped and counted. Writes the header as <see cref="RouteToKey(Packet, KeyCoordinate)"/> does.
+    /// </summary>
+    RouteStatus RouteToServer(Packet packet, Coordinate server);
+
+    /// <summary>
+    /// Continues routing a packet this service already holds (for example one it kept in its
+    /// forward upcall) without rewriting its header: it goes towards its current destination.
+    /// </summary>
+    RouteStatus Reroute(Packet packet);
+
+    /// <summary>Sends a one-hop frame to the neighbour on <paramref name="link"/>, queued in this service's send queue.</summary>
+    RouteStatus SendToNeighbor(Packet packet, LinkDirection link);
+
+    /// <summary>Writes the first reachable servers of <paramref name="key"/>'s walk (root first); returns how many (see <see cref="KeySpace"/>).</summary>
+    int GetServersForKey(KeyCoordinate key, Span<Coordinate> destination);
+
+    /// <summary>Gets the current root of a key coordinate.</summary>
+    Coordinate GetRoot(KeyCoordinate key);
+
+    /// <summary>Gets the servers this node currently believes unreachable.</summary>
+    IReadOnlyList<Coordinate> GetUnreachableServers();
+
+    /// <summary>Gets another service registered on this node, to call its local API, or null.</summary>
+    T? GetService<T>()
+        where T : class, IService;
+
+    /// <summary>Tells the node this service has new packets in its own queues, so links with room poll it.</summary>
+    void RequestPoll();
+
+    /// <summary>Gets the links (bit i for direction i) that lie on a shortest path from here to <paramref name="server"/> over live links; 0 if it is unreachable or here.</summary>
+    byte GetNextHops(Coordinate server);
+
+    /// <summary>Counts a packet this service dropped itself, under <paramref name="reason"/>, and releases it.</summary>
+    void Drop(Packet packet, DropReason reason);
+}

@@ -1,0 +1,149 @@
+using System.Buffers.Binary;
+using CamCube.Packets;
+using CamCube.Services;
+
+namespace CamCube.Runtime;
+
+/// <summary>
+/// Neighbour liveness (camcubeos 3.3): a heartbeat on every link each interval; a link that stays
+/// silent past the timeout, or that the transport reports down, is down; the first heartbeat
+/// after that brings it up. A heartbeat carries the sender's incarnation, so a neighbour that
+/// restarted between two heartbeats is seen as down and up again (its link state resynchronises).
+/// </summary>
+/// <remarks>Frame payload (wire format v1): the sender's 4-byte incarnation number.</remarks>
+internal sealed class LivenessService : IService
+{
+    private readonly Node _node;
+    private readonly long[] _lastHeardTimestamp = new long[LinkDirections.Count];
+    private readonly uint[] _peerIncarnation = new uint[LinkDirections.Count];
+    private readonly bool[] _heard = new bool[LinkDirections.Count];
+    private readonly bool[] _transportDown = new bool[LinkDirections.Count];
+    private readonly bool[] _heartbeatDue = new bool[LinkDirections.Count];
+    private uint _incarnation;
+    private ITimer? _timer;
+
+    public LivenessService(Node node) => _node = node;
+
+    public ushort ServiceId => ServiceIds.Liveness;
+
+    public string Name => "liveness";
+
+    public void Start()
+    {
+        _incarnation = (uint)HashCode.Combine(_node.Self, _node.TimeProvider.GetTimestamp(), _node.Random.Next());
+        Tick();
+        _timer = _node.TimeProvider.CreateTimer(
+            static state => ((Node)state!).Post(Node.WorkCode.HeartbeatTick),
+            _node,
+            _node.Options.HeartbeatInterval,
+            _node.Options.HeartbeatInterval);
+    }
+
+    public void Stop()
+    {
+        _timer?.Dispose();
+        _timer = null;
+    }
+
+    /// <summary>Checks for silent links and sends a heartbeat on every link.</summary>
+    public void Tick()
+    {
+        var now = _node.TimeProvider.GetTimestamp();
+        for (var d = 0; d < LinkDirections.Count; d++)
+        {
+            var link = (LinkDirection)d;
+            if ((_node.ExistingLinks & (1 << d)) == 0)
+            {
+                continue;
+            }
+
+            if (_node.IsLinkUp(link) && _node.TimeProvider.GetElapsedTime(_lastHeardTimestamp[d], now) > _node.Options.HeartbeatTimeout)
+            {
+                _node.SetLinkUp(link, up: false);
+            }
+
+            _heartbeatDue[d] = !_transportDown[d];
+        }
+
+        _node.PumpLinks(_node.ExistingLinks);
+    }
+
+    public void OnTransportLinkStatus(LinkDirection link, bool up)
+    {
+        _transportDown[(int)link] = !up;
+        if (!up)
+        {
+            _node.SetLinkUp(link, up: false);
+        }
+    }
+
+    public bool OnNeighborFrame(Packet packet, LinkDirection link)
+    {
+        var expected = _node.Shape.Neighbor(_node.Self, link);
+        if (packet.Source != expected)
+        {
+            _node.DropWithLog(packet, DropReason.Malformed, $"heartbeat on {link.ToShortName()} from {packet.Source}, but the neighbour there is {expected} (miswired?)");
+            return true;
+        }
+
+        if (packet.PayloadLength < 4)
+        {
+            _node.DropWithLog(packet, DropReason.Malformed, $"heartbeat of {packet.PayloadLength} payload bytes, expected 4");
+            return true;
+        }
+
+        var d = (int)link;
+        var incarnation = BinaryPrimitives.ReadUInt32BigEndian(packet.Payload);
+        if (_heard[d] && incarnation != _peerIncarnation[d] && _node.IsLinkUp(link))
+        {
+            // The neighbour restarted: treat it as a failure and a recovery so its state resynchronises.
+            _node.SetLinkUp(link, up: false);
+        }
+
+        _peerIncarnation[d] = incarnation;
+        _heard[d] = true;
+        _lastHeardTimestamp[d] = _node.TimeProvider.GetTimestamp();
+        if (!_transportDown[d])
+        {
+            _node.SetLinkUp(link, up: true);
+        }
+
+        return false;
+    }
+
+    public Packet? Poll(LinkDirection link)
+    {
+        var d = (int)link;
+        if (!_heartbeatDue[d])
+        {
+            return null;
+        }
+
+        _heartbeatDue[d] = false;
+        var packet = _node.Pool.Rent();
+        packet.WriteHeader(ServiceId, DestinationKind.Neighbor, 1, _node.Self, KeyCoordinate.At(_node.Shape.Neighbor(_node.Self, link), 0));
+        BinaryPrimitives.WriteUInt32BigEndian(packet.PayloadArea, _incarnation);
+        packet.PayloadLength = 4;
+        return packet;
+    }
+
+    public void OnRegistered(INodeContext node)
+    {
+    }
+
+    public void OnDeregistered()
+    {
+    }
+
+    public bool OnDeliver(Packet packet) => false;
+
+    public ForwardDecision OnForward(Packet packet) => ForwardDecision.Drop;
+
+    public void OnLinkChanged(LinkDirection link, bool up)
+    {
+    }
+
+    public void OnServerReachabilityChanged(Coordinate server, bool reachable)
+    {
+    }
+}

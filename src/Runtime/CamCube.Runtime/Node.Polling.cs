@@ -1,0 +1,133 @@
+using CamCube.Packets;
+using CamCube.Services;
+
+namespace CamCube.Runtime;
+
+/// <content>
+/// Link scheduling (camcubeos 3.3, symbiotic-routing 2.1.1): whenever a link has room, the node
+/// polls services in turn for a packet for it. Control services come first; data services share
+/// the link by stride scheduling (start-time fair queuing), each in proportion to its weight.
+/// </content>
+public sealed partial class Node
+{
+    internal void PumpLinks(byte links)
+    {
+        for (var d = 0; d < LinkDirections.Count; d++)
+        {
+            if ((links & (1 << d)) != 0)
+            {
+                Pump((LinkDirection)d);
+            }
+        }
+    }
+
+    /// <summary>Polls services for <paramref name="link"/> while it has room and someone has a packet for it.</summary>
+    internal void Pump(LinkDirection link)
+    {
+        var d = (int)link;
+        if (!_running || _pumping[d] || (_existingLinks & (1 << d)) == 0)
+        {
+            return;
+        }
+
+        _pumping[d] = true;
+        try
+        {
+            while (_running && _transport.HasRoom(link))
+            {
+                var packet = PollOnce(link, out var slot);
+                if (packet is null)
+                {
+                    break;
+                }
+
+                var length = packet.Length;
+                if (!_transport.TrySend(link, packet))
+                {
+                    DropWithLog(packet, DropReason.NoRoute, $"transport refused a frame on {link.ToShortName()} although it reported room");
+                    break;
+                }
+
+                var linkCounters = Counters.Links[d];
+                linkCounters.PacketsSent++;
+                linkCounters.BytesSent += length;
+                slot!.Counters.PacketsSent++;
+                slot.Counters.BytesSent += length;
+            }
+        }
+        finally
+        {
+            _pumping[d] = false;
+        }
+    }
+
+    private Packet? PollOnce(LinkDirection link, out ServiceSlot? from)
+    {
+        foreach (var slot in _controlSlots)
+        {
+            var packet = PollSlot(slot, link);
+            if (packet is not null)
+            {
+                from = slot;
+                return packet;
+            }
+        }
+
+        // Stride scheduling: ask services in order of their pass (never below the link's virtual
+        // time, so an idle service earns no credit); the first with a packet wins and pays a stride.
+        var d = (int)link;
+        var count = _dataSlots.Count;
+        Span<bool> asked = count <= 64 ? stackalloc bool[count] : new bool[count];
+        for (var round = 0; round < count; round++)
+        {
+            var best = -1;
+            long bestPass = long.MaxValue;
+            for (var i = 0; i < count; i++)
+            {
+                if (asked[i])
+                {
+                    continue;
+                }
+
+                var pass = Math.Max(_dataSlots[i].Pass[d], _virtualTime[d]);
+                if (pass < bestPass)
+                {
+                    bestPass = pass;
+                    best = i;
+                }
+            }
+
+            asked[best] = true;
+            var slot = _dataSlots[best];
+            var packet = PollSlot(slot, link);
+            if (packet is not null)
+            {
+                _virtualTime[d] = bestPass;
+                slot.Pass[d] = bestPass + slot.Stride;
+                from = slot;
+                return packet;
+            }
+        }
+
+        from = null;
+        return null;
+    }
+
+    private Packet? PollSlot(ServiceSlot slot, LinkDirection link)
+    {
+        Packet? packet;
+        try
+        {
+            packet = slot.Service.Poll(link);
+        }
+#pragma warning disable CA1031 // A faulty service must not take the node down.
+        catch (Exception ex)
+#pragma warning restore CA1031
+        {
+            Log.ServiceThrew(_logger, ex, slot.Service.Name, nameof(Services.IService.Poll), Self);
+            packet = null;
+        }
+
+        return packet ?? slot.Queue.TryTake(link);
+    }
+}

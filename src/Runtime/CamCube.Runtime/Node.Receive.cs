@@ -1,0 +1,161 @@
+using System.Buffers.Binary;
+using CamCube.Packets;
+using CamCube.Services;
+using CamCube.Transport;
+
+namespace CamCube.Runtime;
+
+/// <content>The receive path: validate a frame, hand it to its service, continue routing.</content>
+public sealed partial class Node
+{
+    /// <inheritdoc/>
+    void ITransportSink.OnFrameReceived(LinkDirection link, Packet frame)
+    {
+        if (!_running)
+        {
+            frame.Release();
+            return;
+        }
+
+        var linkCounters = Counters.Links[(int)link];
+        linkCounters.PacketsReceived++;
+        linkCounters.BytesReceived += frame.Length;
+
+        var problem = Validate(frame);
+        if (problem is not null)
+        {
+            DropWithLog(frame, DropReason.Malformed, problem);
+            return;
+        }
+
+        if (!_slotsById.TryGetValue(frame.ServiceId, out var slot))
+        {
+            DropWithLog(frame, DropReason.UnknownService, $"service id 0x{frame.ServiceId:X4} on link {link.ToShortName()}");
+            return;
+        }
+
+        slot.Counters.PacketsReceived++;
+        slot.Counters.BytesReceived += frame.Length;
+        frame.ArrivalLink = link;
+        if (frame.DestinationKind == DestinationKind.Neighbor)
+        {
+            bool kept;
+            try
+            {
+                kept = slot.Service.OnNeighborFrame(frame, link);
+            }
+#pragma warning disable CA1031 // A faulty service must not take the node down.
+            catch (Exception ex)
+#pragma warning restore CA1031
+            {
+                ServiceFault(slot, frame, ex, nameof(IService.OnNeighborFrame));
+                return;
+            }
+
+            if (!kept)
+            {
+                frame.Release();
+            }
+
+            return;
+        }
+
+        // The hop the packet just took is spent.
+        frame.HopCount++;
+        frame.HopLimit--;
+        ContinueRouting(slot, frame, transit: true);
+    }
+
+    /// <inheritdoc/>
+    void ITransportSink.OnLinkRoom(LinkDirection link)
+    {
+        if (_running)
+        {
+            Pump(link);
+        }
+    }
+
+    /// <inheritdoc/>
+    void ITransportSink.OnLinkStatus(LinkDirection link, bool up)
+    {
+        if (_running)
+        {
+            _liveness.OnTransportLinkStatus(link, up);
+        }
+    }
+
+    /// <summary>Returns null for a well-formed frame, or what is wrong with it.</summary>
+    private string? Validate(Packet frame)
+    {
+        var bytes = frame.Frame;
+        if (bytes.Length < PacketHeader.SizeBytes)
+        {
+            return $"frame of {bytes.Length} bytes is shorter than the {PacketHeader.SizeBytes}-byte header";
+        }
+
+        if (bytes[PacketHeader.VersionOffset] != PacketHeader.Version)
+        {
+            return $"wire format version {bytes[PacketHeader.VersionOffset]}, expected {PacketHeader.Version}";
+        }
+
+        if (bytes[PacketHeader.KindOffset] > (byte)DestinationKind.Key)
+        {
+            return $"destination kind {bytes[PacketHeader.KindOffset]} is not 0, 1 or 2";
+        }
+
+        var payloadLength = BinaryPrimitives.ReadUInt16BigEndian(bytes[PacketHeader.PayloadLengthOffset..]);
+        if (payloadLength != bytes.Length - PacketHeader.SizeBytes)
+        {
+            return $"payload length field says {payloadLength} bytes but the frame carries {bytes.Length - PacketHeader.SizeBytes}";
+        }
+
+        if (!Shape.Contains(frame.Source) || !Shape.Contains(frame.DestinationServer))
+        {
+            return $"source {frame.Source} or destination {frame.DestinationServer} is outside the torus {Shape}";
+        }
+
+        return null;
+    }
+
+    private void Deliver(ServiceSlot slot, Packet packet)
+    {
+        slot.Counters.PacketsDelivered++;
+        bool kept;
+        try
+        {
+            kept = slot.Service.OnDeliver(packet);
+        }
+#pragma warning disable CA1031 // A faulty service must not take the node down.
+        catch (Exception ex)
+#pragma warning restore CA1031
+        {
+            ServiceFault(slot, packet, ex, nameof(IService.OnDeliver));
+            return;
+        }
+
+        if (!kept)
+        {
+            packet.Release();
+        }
+    }
+
+    private void ServiceFault(ServiceSlot slot, Packet packet, Exception exception, string upcall)
+    {
+        Counters.CountDrop(DropReason.ServiceFault);
+        Log.ServiceThrew(_logger, exception, slot.Service.Name, upcall, Self);
+        packet.Release();
+    }
+
+    internal void DropWithLog(Packet packet, DropReason reason, string detail)
+    {
+        Counters.CountDrop(reason);
+        _dropLog.Dropped(Self, reason, detail);
+        packet.Release();
+    }
+
+    internal void DropQuietly(Packet packet, DropReason reason)
+    {
+        Counters.CountDrop(reason);
+        packet.Release();
+    }
+}

@@ -1,0 +1,342 @@
+using CamCube.Packets;
+using CamCube.Runtime.Routing;
+using CamCube.Services;
+using CamCube.Transport;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace CamCube.Runtime;
+
+/// <summary>
+/// One CamCube server's runtime (camcubeos 3.3): it owns the node's links through an
+/// <see cref="ILinkTransport"/>, runs the core services (liveness, link-state routing) and the
+/// registered services on one event loop, delivers received packets to services by service id,
+/// routes packets to keys and servers, and polls services fairly whenever a link has room.
+/// </summary>
+/// <remarks>
+/// Every method that changes the node must run on its event loop; <see cref="Start"/> and
+/// <see cref="Stop"/> post themselves there. Shapes of up to 2^24 servers are supported.
+/// </remarks>
+[System.Diagnostics.CodeAnalysis.SuppressMessage("Design", "CA1001", Justification = "The metrics are disposed when the node stops, on its loop; a node is not disposed.")]
+public sealed partial class Node : ITransportSink, ILoopWork
+{
+    /// <summary>The largest shape, in servers, a node supports (its link-state arrays are per server).</summary>
+    public const long ServerCountMax = 1L << 24;
+
+    private readonly ILinkTransport _transport;
+    private readonly IEventLoop _loop;
+    private readonly ILoggerFactory _loggerFactory;
+    private readonly ILogger _logger;
+    private readonly Dictionary<ushort, ServiceSlot> _slotsById = [];
+    private readonly List<ServiceSlot> _controlSlots = [];
+    private readonly List<ServiceSlot> _dataSlots = [];
+    private readonly List<Packet> _scratchPackets = [];
+    private readonly DropLog _dropLog;
+    private readonly LivenessService _liveness;
+    private readonly LinkStateService _linkState;
+    private readonly long[] _virtualTime = new long[LinkDirections.Count];
+    private readonly bool[] _pumping = new bool[LinkDirections.Count];
+    private readonly byte _existingLinks;
+    private NodeMetrics? _metrics;
+    private byte _upLinks;
+    private bool _running;
+    private bool _stopped;
+
+    /// <summary>Creates a node; it does nothing until <see cref="Start"/>.</summary>
+    /// <param name="transport">The node's links. Its shape and coordinate are the node's.</param>
+    /// <param name="loop">The node's event loop (shared by many nodes in memory and in the simulator).</param>
+    /// <param name="pool">The pool packets come from.</param>
+    /// <param name="options">Settings; defaults if null.</param>
+    /// <param name="loggerFactory">Where logs go; nowhere if null.</param>
+    /// <exception cref="ArgumentException">The shape has more than <see cref="ServerCountMax"/> servers.</exception>
+    public Node(ILinkTransport transport, IEventLoop loop, PacketPool pool, NodeOptions? options = null, ILoggerFactory? loggerFactory = null)
+    {
+        _transport = transport ?? throw new ArgumentNullException(nameof(transport));
+        _loop = loop ?? throw new ArgumentNullException(nameof(loop));
+        Pool = pool ?? throw new ArgumentNullException(nameof(pool));
+        Options = options ?? new NodeOptions();
+        Options.Validate();
+        Shape = transport.Shape;
+        Self = transport.Self;
+        Shape.EnsureContains(Self, nameof(transport));
+        if (Shape.ServerCount > ServerCountMax)
+        {
+            throw new ArgumentException($"A node supports shapes of up to {ServerCountMax} servers; {Shape} has {Shape.ServerCount}.", nameof(transport));
+        }
+
+        _loggerFactory = loggerFactory ?? NullLoggerFactory.Instance;
+        _logger = _loggerFactory.CreateLogger("CamCube.Runtime.Node");
+        KeySpace = KeySpace.For(Shape);
+        Random = new Random(HashCode.Combine(Options.Seed, Self.X, Self.Y, Self.Z));
+        HopLimit = Options.HopLimit != 0 ? Options.HopLimit : DefaultHopLimitFor(Shape);
+        for (var d = 0; d < LinkDirections.Count; d++)
+        {
+            if (Shape.HasLink((LinkDirection)d))
+            {
+                _existingLinks |= (byte)(1 << d);
+            }
+        }
+
+        _dropLog = new DropLog(_logger, TimeProvider);
+        Routes = new RoutingTable(Shape, Self, _existingLinks);
+        _liveness = new LivenessService(this);
+        _linkState = new LinkStateService(this);
+        AddSlot(_liveness, weight: 1, isControl: true);
+        AddSlot(_linkState, weight: 1, isControl: true);
+    }
+
+    /// <summary>Gets the node's coordinate.</summary>
+    public Coordinate Self { get; }
+
+    /// <summary>Gets the torus shape.</summary>
+    public TorusShape Shape { get; }
+
+    /// <summary>Gets the shape's keyspace.</summary>
+    public KeySpace KeySpace { get; }
+
+    /// <summary>Gets the node's settings.</summary>
+    public NodeOptions Options { get; }
+
+    /// <summary>Gets the pool the node's packets come from.</summary>
+    public PacketPool Pool { get; }
+
+    /// <summary>Gets the node's clock.</summary>
+    public TimeProvider TimeProvider => _loop.TimeProvider;
+
+    /// <summary>Gets the node's seeded random source.</summary>
+    public Random Random { get; }
+
+    /// <summary>Gets the hop limit new routed packets get.</summary>
+    public byte HopLimit { get; }
+
+    /// <summary>Gets the node's counters.</summary>
+    public NodeCounters Counters { get; } = new();
+
+    /// <summary>Gets which servers the node can reach, as its link-state database says.</summary>
+    public IReachabilityView Reachability => Routes.Reachability;
+
+    /// <summary>Gets whether the node has started and not stopped.</summary>
+    public bool IsRunning => _running;
+
+    internal RoutingTable Routes { get; }
+
+    internal LinkStateService LinkState => _linkState;
+
+    internal byte UpLinks => _upLinks;
+
+    internal byte ExistingLinks => _existingLinks;
+
+    /// <summary>Gets whether <paramref name="link"/> exists and is up (heartbeats are arriving).</summary>
+    public bool IsLinkUp(LinkDirection link) => (_upLinks & (1 << (int)link)) != 0;
+
+    /// <summary>Starts the node on its loop: the transport, heartbeats and link-state routing.</summary>
+    public void Start() => _loop.Post(this, (int)WorkCode.Start, 0, null);
+
+    /// <summary>Stops the node on its loop, as a crash would: timers stop, queued packets are released, the transport stops.</summary>
+    public void Stop() => _loop.Post(this, (int)WorkCode.Stop, 0, null);
+
+    /// <summary>
+    /// Registers <paramref name="service"/> with a weight for fair sharing of links (default 1: every
+    /// service gets an equal share). Call on the node's loop, or before <see cref="Start"/>.
+    /// </summary>
+    /// <exception cref="ArgumentException">Another service has the same id, or the id is reserved.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The weight is outside 1..1,000.</exception>
+    public void Register(IService service, int weight = 1)
+    {
+        ArgumentNullException.ThrowIfNull(service);
+        if (service.ServiceId is 0 or >= ServiceIds.RuntimeFirst)
+        {
+            throw new ArgumentException($"Service id 0x{service.ServiceId:X4} of {service.Name} is reserved; use 1 to 0x{ServiceIds.RuntimeFirst - 1:X4}.", nameof(service));
+        }
+
+        if (weight is < 1 or > 1_000)
+        {
+            throw new ArgumentOutOfRangeException(nameof(weight), weight, "A service's weight is from 1 to 1,000.");
+        }
+
+        AddSlot(service, weight, isControl: false);
+    }
+
+    /// <summary>Deregisters the service with <paramref name="serviceId"/>; its queued packets are released. Returns false if none is registered.</summary>
+    public bool Deregister(ushort serviceId)
+    {
+        if (serviceId >= ServiceIds.RuntimeFirst || !_slotsById.Remove(serviceId, out var slot))
+        {
+            return false;
+        }
+
+        _dataSlots.Remove(slot);
+        slot.Registered = false;
+        ReleaseQueued(slot, DropReason.Shutdown);
+        slot.Service.OnDeregistered();
+        return true;
+    }
+
+    /// <summary>Gets the registered service of type <typeparamref name="T"/>, or null.</summary>
+    public T? GetService<T>()
+        where T : class, IService
+    {
+        foreach (var slot in _dataSlots)
+        {
+            if (slot.Service is T service)
+            {
+                return service;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>Gets the counters of the service with <paramref name="serviceId"/>, or null.</summary>
+    public ServiceCounters? GetServiceCounters(ushort serviceId) =>
+        _slotsById.TryGetValue(serviceId, out var slot) ? slot.Counters : null;
+
+    /// <summary>Gets how many packets the service with <paramref name="serviceId"/> has queued here.</summary>
+    public int GetQueuedPacketCount(ushort serviceId) =>
+        _slotsById.TryGetValue(serviceId, out var slot) ? slot.Queue.Count : 0;
+
+    internal IEnumerable<(string Name, ServiceCounters Counters)> ServiceCounterSnapshot()
+    {
+        foreach (var slot in _slotsById.Values.ToArray())
+        {
+            yield return (slot.Service.Name, slot.Counters);
+        }
+    }
+
+    /// <inheritdoc/>
+    void ILoopWork.Execute(int code, int argument, Packet? packet)
+    {
+        switch ((WorkCode)code)
+        {
+            case WorkCode.Start:
+                StartOnLoop();
+                break;
+            case WorkCode.Stop:
+                StopOnLoop();
+                break;
+            case WorkCode.LocalDeliver:
+                if (_running && _slotsById.TryGetValue((ushort)argument, out var slot))
+                {
+                    Deliver(slot, packet!);
+                }
+                else
+                {
+                    packet?.Release();
+                }
+
+                break;
+            case WorkCode.Recompute:
+                if (_running)
+                {
+                    RecomputeRoutes();
+                }
+
+                break;
+            case WorkCode.HeartbeatTick:
+                if (_running)
+                {
+                    _liveness.Tick();
+                }
+
+                break;
+            default:
+                packet?.Release();
+                break;
+        }
+    }
+
+    internal void Post(WorkCode code, int argument = 0, Packet? packet = null) => _loop.Post(this, (int)code, argument, packet);
+
+    internal ILogger CreateLogger(string category) => _loggerFactory.CreateLogger(category);
+
+    private void StartOnLoop()
+    {
+        if (_running || _stopped)
+        {
+            return;
+        }
+
+        _running = true;
+        if (Options.PublishMetrics)
+        {
+            _metrics = new NodeMetrics(this);
+        }
+
+        _transport.Start(this);
+        _liveness.Start();
+        _linkState.Originate();
+        Log.NodeStarted(_logger, Self, Shape);
+    }
+
+    private void StopOnLoop()
+    {
+        if (!_running)
+        {
+            _stopped = true;
+            return;
+        }
+
+        _running = false;
+        _stopped = true;
+        _liveness.Stop();
+        foreach (var slot in _slotsById.Values.ToArray())
+        {
+            ReleaseQueued(slot, DropReason.Shutdown);
+            slot.Service.OnDeregistered();
+        }
+
+        _transport.Stop();
+        _metrics?.Dispose();
+        Log.NodeStopped(_logger, Self);
+    }
+
+    private void AddSlot(IService service, int weight, bool isControl)
+    {
+        if (_slotsById.TryGetValue(service.ServiceId, out var existing))
+        {
+            throw new ArgumentException($"Service id 0x{service.ServiceId:X4} ({service.Name}) is already registered on node {Self} by {existing.Service.Name}.", nameof(service));
+        }
+
+        var slot = new ServiceSlot(service, weight, isControl, Options.SendQueuePacketsMax);
+        slot.Context = new ServiceContext(this, slot);
+        _slotsById.Add(service.ServiceId, slot);
+        (isControl ? _controlSlots : _dataSlots).Add(slot);
+
+        // A newcomer starts at the links' current virtual time, so it gets no credit for the past.
+        for (var d = 0; d < LinkDirections.Count; d++)
+        {
+            slot.Pass[d] = _virtualTime[d];
+        }
+
+        service.OnRegistered(slot.Context);
+    }
+
+    private void ReleaseQueued(ServiceSlot slot, DropReason reason)
+    {
+        _scratchPackets.Clear();
+        slot.Queue.DrainAll(_scratchPackets);
+        foreach (var packet in _scratchPackets)
+        {
+            Counters.CountDrop(reason);
+            packet.Release();
+        }
+
+        _scratchPackets.Clear();
+    }
+
+    private static byte DefaultHopLimitFor(TorusShape shape)
+    {
+        var diameter = (long)(shape.X / 2) + (shape.Y / 2) + (shape.Z / 2);
+        return (byte)Math.Min(255, (2 * diameter) + 16);
+    }
+
+    /// <summary>What a work item the node posts to its own loop does.</summary>
+    internal enum WorkCode
+    {
+        Start = 1,
+        Stop = 2,
+        LocalDeliver = 3,
+        Recompute = 4,
+        HeartbeatTick = 5,
+    }
+}

@@ -1,0 +1,40 @@
+using CamCube.Services;
+
+namespace CamCube.Runtime;
+
+/// <summary>A node's counters: per link, per service and drops by reason.</summary>
+public sealed class NodeCounters
+{
+    private readonly long[] _drops = new long[Enum.GetValues<DropReason>().Length];
+
+    internal NodeCounters()
+    {
+        for (var i = 0; i < Links.Length; i++)
+        {
+            Links[i] = new LinkCounters();
+        }
+    }
+
+    /// <summary>Gets the counters of each link, indexed by <see cref="LinkDirection"/>.</summary>
+    public LinkCounters[] Links { get; } = new LinkCounters[LinkDirections.Count];
+
+    /// <summary>Gets the packets dropped for <paramref name="reason"/>.</summary>
+    public long Dropped(DropReason reason) => _drops[(int)reason];
+
+    /// <summary>Gets all packets dropped, for any reason.</summary>
+    public long DroppedTotal
+    {
+        get
+        {
+            long total = 0;
+            foreach (var count in _drops)
+            {
+                total += count;
+            }
+
+            return total;
+        }
+    }
+
+    internal void CountDrop(DropReason reason) => _drops[(int)reason]++;
+}

@@ -1,0 +1,43 @@
+namespace CamCube.Runtime;
+
+/// <summary>Settings of one node. Every bound has a named maximum with its unit last.</summary>
+public sealed class NodeOptions
+{
+    /// <summary>Gets or sets how often a heartbeat goes out on every link. Default 100 ms.</summary>
+    public TimeSpan HeartbeatInterval { get; set; } = TimeSpan.FromMilliseconds(100);
+
+    /// <summary>Gets or sets how long a link may stay silent before it is declared down. Default 350 ms.</summary>
+    public TimeSpan HeartbeatTimeout { get; set; } = TimeSpan.FromMilliseconds(350);
+
+    /// <summary>Gets or sets the hop limit of new routed packets; 0 (the default) picks 2 x the torus diameter + 16, at most 255.</summary>
+    public byte HopLimit { get; set; }
+
+    /// <summary>Gets or sets the most packets one service may have queued at this node; more are dropped as <c>QueueFull</c>. Default 8,192.</summary>
+    public int SendQueuePacketsMax { get; set; } = 8_192;
+
+    /// <summary>Gets or sets the seed of the node's random source; the node mixes in its coordinate. Default 1.</summary>
+    public int Seed { get; set; } = 1;
+
+    /// <summary>Gets or sets whether the node publishes its counters through System.Diagnostics.Metrics. Default true.</summary>
+    public bool PublishMetrics { get; set; } = true;
+
+    /// <summary>Checks the settings and throws with a message naming the wrong one.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">A setting is out of range.</exception>
+    public void Validate()
+    {
+        if (HeartbeatInterval <= TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(HeartbeatInterval), HeartbeatInterval, "The heartbeat interval must be positive.");
+        }
+
+        if (HeartbeatTimeout <= HeartbeatInterval)
+        {
+            throw new ArgumentOutOfRangeException(nameof(HeartbeatTimeout), HeartbeatTimeout, $"The heartbeat timeout must be longer than the interval ({HeartbeatInterval}).");
+        }
+
+        if (SendQueuePacketsMax < 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(SendQueuePacketsMax), SendQueuePacketsMax, "A send queue must hold at least one packet.");
+        }
+    }
+}

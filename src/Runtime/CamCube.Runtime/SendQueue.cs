@@ -1,0 +1,178 @@
+using CamCube.Packets;
+
+namespace CamCube.Runtime;
+
+/// <summary>
+/// One service's queue of routed packets at a node (camcubeos 3.3). A packet waits here until a
+/// link on a shortest path polls; it sits in the ring of every link it may leave on, and the first
+/// of those links to poll takes it. Entries left behind in the other rings are recognised as stale
+/// by their ticket and skipped. Allocates nothing once its rings have grown.
+/// </summary>
+internal sealed class SendQueue
+{
+    private readonly Ring[] _rings = new Ring[LinkDirections.Count];
+    private long _nextTicket;
+
+    public SendQueue(int packetsMax)
+    {
+        PacketsMax = packetsMax;
+        for (var i = 0; i < _rings.Length; i++)
+        {
+            _rings[i] = new Ring();
+        }
+    }
+
+    public int PacketsMax { get; }
+
+    public int Count { get; private set; }
+
+    public bool IsFull => Count >= PacketsMax;
+
+    /// <summary>Queues a packet for the links in <paramref name="links"/>. The caller checked <see cref="IsFull"/>.</summary>
+    public void Enqueue(Packet packet, byte links)
+    {
+        var ticket = ++_nextTicket;
+        packet.QueueTicket = ticket;
+        packet.EligibleLinks = links;
+        for (var d = 0; d < LinkDirections.Count; d++)
+        {
+            if ((links & (1 << d)) != 0)
+            {
+                var ring = _rings[d];
+                if (ring.Count >= 4 * PacketsMax)
+                {
+                    ring.Compact();
+                }
+
+                ring.Push(packet, ticket);
+            }
+        }
+
+        Count++;
+    }
+
+    /// <summary>Takes the oldest live packet that may leave on <paramref name="link"/>.</summary>
+    public Packet? TryTake(LinkDirection link)
+    {
+        var ring = _rings[(int)link];
+        while (ring.TryPop(out var packet, out var ticket))
+        {
+            if (packet.QueueTicket == ticket)
+            {
+                packet.QueueTicket = 0;
+                Count--;
+                return packet;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>
+    /// Removes <paramref name="link"/> from every packet queued for it. Packets that had no other
+    /// link are taken out and handed to <paramref name="orphans"/>.
+    /// </summary>
+    public void RemoveLink(LinkDirection link, List<Packet> orphans)
+    {
+        var ring = _rings[(int)link];
+        var bit = (byte)(1 << (int)link);
+        while (ring.TryPop(out var packet, out var ticket))
+        {
+            if (packet.QueueTicket != ticket)
+            {
+                continue;
+            }
+
+            packet.EligibleLinks &= (byte)~bit;
+            if (packet.EligibleLinks == 0)
+            {
+                packet.QueueTicket = 0;
+                Count--;
+                orphans.Add(packet);
+            }
+        }
+    }
+
+    /// <summary>Takes every live packet out (for shutdown).</summary>
+    public void DrainAll(List<Packet> into)
+    {
+        foreach (var ring in _rings)
+        {
+            while (ring.TryPop(out var packet, out var ticket))
+            {
+                if (packet.QueueTicket == ticket)
+                {
+                    packet.QueueTicket = 0;
+                    Count--;
+                    into.Add(packet);
+                }
+            }
+        }
+    }
+
+    private sealed class Ring
+    {
+        private (Packet Packet, long Ticket)[] _items = new (Packet, long)[16];
+        private int _head;
+
+        public int Count { get; private set; }
+
+        public void Push(Packet packet, long ticket)
+        {
+            if (Count == _items.Length)
+            {
+                Grow();
+            }
+
+            _items[(_head + Count) % _items.Length] = (packet, ticket);
+            Count++;
+        }
+
+        public bool TryPop(out Packet packet, out long ticket)
+        {
+            if (Count == 0)
+            {
+                packet = null!;
+                ticket = 0;
+                return false;
+            }
+
+            (packet, ticket) = _items[_head];
+            _items[_head] = default;
+            _head = (_head + 1) % _items.Length;
+            Count--;
+            return true;
+        }
+
+        /// <summary>Drops stale entries, keeping the live ones in order.</summary>
+        public void Compact()
+        {
+            var kept = 0;
+            var items = new (Packet, long)[_items.Length];
+            for (var i = 0; i < Count; i++)
+            {
+                var entry = _items[(_head + i) % _items.Length];
+                if (entry.Packet.QueueTicket == entry.Ticket)
+                {
+                    items[kept++] = entry;
+                }
+            }
+
+            _items = items;
+            _head = 0;
+            Count = kept;
+        }
+
+        private void Grow()
+        {
+            var items = new (Packet, long)[_items.Length * 2];
+            for (var i = 0; i < Count; i++)
+            {
+                items[i] = _items[(_head + i) % _items.Length];
+            }
+
+            _items = items;
+            _head = 0;
+        }
+    }
+}

@@ -1,0 +1,84 @@
+using CamCube.Packets;
+using CamCube.Services;
+using Microsoft.Extensions.Logging;
+
+namespace CamCube.Runtime;
+
+/// <summary>One service's handle on its node: the KBR API, stamped with the service's id.</summary>
+internal sealed class ServiceContext(Node node, ServiceSlot slot) : INodeContext
+{
+    private ILogger? _logger;
+
+    public Coordinate Self => node.Self;
+
+    public TorusShape Shape => node.Shape;
+
+    public KeySpace KeySpace => node.KeySpace;
+
+    public TimeProvider TimeProvider => node.TimeProvider;
+
+    public Random Random => node.Random;
+
+    public ILogger Logger => _logger ??= node.CreateLogger("CamCube.Services." + slot.Service.Name);
+
+    public IReachabilityView Reachability => node.Reachability;
+
+    public byte DefaultHopLimit => node.HopLimit;
+
+    public bool IsLinkUp(LinkDirection link) => node.IsLinkUp(link);
+
+    public Packet CreatePacket() => node.Pool.Rent();
+
+    public RouteStatus RouteToKey(Packet packet, KeyCoordinate destination)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        return node.Originate(slot, packet, DestinationKind.Key, destination);
+    }
+
+    public RouteStatus RouteToKey(Packet packet, Key key) => RouteToKey(packet, node.KeySpace.KeyCoordinateOf(key));
+
+    public RouteStatus RouteToServer(Packet packet, Coordinate server)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        return node.Originate(slot, packet, DestinationKind.Server, KeyCoordinate.At(server, 0));
+    }
+
+    public RouteStatus Reroute(Packet packet)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        if (packet.Length < PacketHeader.SizeBytes || packet.DestinationKind == DestinationKind.Neighbor)
+        {
+            node.DropWithLog(packet, DropReason.Malformed, $"{slot.Service.Name} rerouted a packet that has no routed header");
+            return RouteStatus.DroppedInvalid;
+        }
+
+        return node.ContinueRouting(slot, packet, transit: false);
+    }
+
+    public RouteStatus SendToNeighbor(Packet packet, LinkDirection link)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        return node.SendToNeighbor(slot, packet, link);
+    }
+
+    public int GetServersForKey(KeyCoordinate key, Span<Coordinate> destination) =>
+        node.KeySpace.GetServersForKey(key, node.Reachability, destination);
+
+    public Coordinate GetRoot(KeyCoordinate key) =>
+        node.KeySpace.TryGetRoot(key, node.Reachability, out var root) ? root : node.Self;
+
+    public IReadOnlyList<Coordinate> GetUnreachableServers() => node.Routes.GetUnreachableServers();
+
+    public T? GetService<T>()
+        where T : class, IService => node.GetService<T>();
+
+    public void RequestPoll() => node.PumpLinks(node.ExistingLinks);
+
+    public byte GetNextHops(Coordinate server) => (byte)(node.Routes.NextHops(server) & node.UpLinks);
+
+    public void Drop(Packet packet, DropReason reason)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        node.DropQuietly(packet, reason);
+    }
+}

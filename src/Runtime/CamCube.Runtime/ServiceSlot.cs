@@ -1,0 +1,41 @@
+using CamCube.Services;
+
+namespace CamCube.Runtime;
+
+/// <summary>A registered service at a node: the service, its weight, its send queue and counters.</summary>
+internal sealed class ServiceSlot
+{
+    /// <summary>The pass a service with weight 1 adds per packet in stride scheduling.</summary>
+    public const long StrideUnit = 1L << 20;
+
+    public ServiceSlot(IService service, int weight, bool isControl, int sendQueuePacketsMax)
+    {
+        Service = service;
+        Weight = weight;
+        IsControl = isControl;
+        Stride = StrideUnit / weight;
+        Queue = new SendQueue(sendQueuePacketsMax);
+    }
+
+    public IService Service { get; }
+
+    public ushort Id => Service.ServiceId;
+
+    public int Weight { get; }
+
+    /// <summary>Gets whether this is a control service (liveness, link state), polled before any data service.</summary>
+    public bool IsControl { get; }
+
+    public long Stride { get; }
+
+    public SendQueue Queue { get; }
+
+    public ServiceCounters Counters { get; } = new();
+
+    /// <summary>Gets the virtual pass per link for stride (start-time fair) scheduling across services.</summary>
+    public long[] Pass { get; } = new long[LinkDirections.Count];
+
+    public ServiceContext? Context { get; set; }
+
+    public bool Registered { get; set; } = true;
+}
