@@ -187,6 +187,10 @@ public sealed partial class Node : ITransportSink, ILoopWork
         return null;
     }
 
+    /// <summary>Gets the service registered with <paramref name="serviceId"/>, or null.</summary>
+    public IService? GetService(ushort serviceId) =>
+        _slotsById.TryGetValue(serviceId, out var slot) ? slot.Service : null;
+
     /// <summary>Gets the counters of the service with <paramref name="serviceId"/>, or null.</summary>
     public ServiceCounters? GetServiceCounters(ushort serviceId) =>
         _slotsById.TryGetValue(serviceId, out var slot) ? slot.Counters : null;
