@@ -1,0 +1,18 @@
+namespace CamCube.Transport.Udp;
+
+/// <summary>A snapshot of one link's traffic counters since the transport started.</summary>
+/// <param name="FramesSent">Frames sent on the link.</param>
+/// <param name="FrameBytesSent">Bytes of those frames (without length prefixes, header or tag).</param>
+/// <param name="DatagramsSent">Datagrams sent on the link; fewer than frames when frames were coalesced.</param>
+/// <param name="FramesReceived">Frames received on the link and handed to the node.</param>
+/// <param name="FrameBytesReceived">Bytes of those frames.</param>
+/// <param name="DatagramsReceived">Authenticated datagrams received on the link.</param>
+/// <param name="SendErrors">Datagrams the socket refused to send (their frames were dropped, as on a lossy link).</param>
+public readonly record struct UdpLinkCounters(
+    long FramesSent,
+    long FrameBytesSent,
+    long DatagramsSent,
+    long FramesReceived,
+    long FrameBytesReceived,
+    long DatagramsReceived,
+    long SendErrors);

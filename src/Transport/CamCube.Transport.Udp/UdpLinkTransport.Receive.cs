@@ -1,0 +1,154 @@
+using System.Buffers.Binary;
+using System.Net;
+using System.Net.Sockets;
+
+namespace CamCube.Transport.Udp;
+
+/// <summary>The receive path, on the receive thread: identify, check, open, split and post.</summary>
+public sealed partial class UdpLinkTransport
+{
+    private void ReceiveLoop()
+    {
+        var socket = _socket!;
+
+        // One buffer the size of the largest UDP payload, so that an oversized datagram arrives
+        // whole and is recognised (and counted) rather than silently truncated by the kernel.
+        var buffer = GC.AllocateUninitializedArray<byte>(UdpDatagram.UdpPayloadBytesMax + 1);
+        var from = new SocketAddress(socket.AddressFamily);
+        while (!_stopped)
+        {
+            int length;
+            try
+            {
+                length = socket.ReceiveFrom(buffer, SocketFlags.None, from);
+            }
+            catch (SocketException) when (!_stopped)
+            {
+                // For example an ICMP error reported on a later receive; nothing to answer.
+                continue;
+            }
+            catch (SocketException)
+            {
+                return;
+            }
+            catch (ObjectDisposedException)
+            {
+                return;
+            }
+
+            try
+            {
+                HandleDatagram(buffer.AsSpan(0, length), from);
+            }
+#pragma warning disable CA1031 // Hostile input must never end the receive thread.
+            catch (Exception)
+#pragma warning restore CA1031
+            {
+                Interlocked.Increment(ref _droppedMalformed);
+            }
+        }
+    }
+
+    /// <summary>Checks one datagram in the order that costs least for hostile input, and posts its frames.</summary>
+    private void HandleDatagram(Span<byte> datagram, SocketAddress from)
+    {
+        if (!IsNeighbourAddress(from))
+        {
+            Interlocked.Increment(ref _droppedUnknownSender);
+            return;
+        }
+
+        if (datagram.Length < UdpDatagram.OverheadBytes + UdpDatagram.LengthPrefixBytes + 1 ||
+            datagram.Length > _datagramBytesMax ||
+            datagram[UdpDatagram.MagicOffset] != UdpDatagram.Magic ||
+            datagram[UdpDatagram.VersionOffset] != UdpDatagram.Version ||
+            datagram[UdpDatagram.ReservedOffset] != 0)
+        {
+            Interlocked.Increment(ref _droppedMalformed);
+            return;
+        }
+
+        var link = FindLink(from, (LinkDirection)datagram[UdpDatagram.SenderLinkOffset]);
+        if (link is null)
+        {
+            Interlocked.Increment(ref _droppedUnknownSender);
+            return;
+        }
+
+        var counter = BinaryPrimitives.ReadUInt64BigEndian(datagram[UdpDatagram.CounterOffset..]);
+        if (!link.Replay.IsFresh(counter))
+        {
+            Interlocked.Increment(ref _droppedReplay);
+            return;
+        }
+
+        if (!UdpDatagram.TryOpen(link.ReceiveAead, datagram))
+        {
+            Interlocked.Increment(ref _droppedBadTag);
+            return;
+        }
+
+        var body = datagram[UdpDatagram.HeaderSizeBytes..^UdpDatagram.TagSizeBytes];
+        var frames = UdpDatagram.CountFrames(body, _frameBytesMax);
+
+        // Only an authenticated datagram moves the window, so forged counters cannot push it on.
+        if (!link.Replay.TryAccept(counter))
+        {
+            Interlocked.Increment(ref _droppedReplay);
+            return;
+        }
+
+        if (frames <= 0)
+        {
+            Interlocked.Increment(ref _droppedMalformed);
+            return;
+        }
+
+        PostFrames(link, body);
+        Interlocked.Increment(ref link.DatagramsReceived);
+    }
+
+    private void PostFrames(UdpLink link, ReadOnlySpan<byte> body)
+    {
+        var offset = 0;
+        while (offset < body.Length)
+        {
+            int length = BinaryPrimitives.ReadUInt16BigEndian(body[offset..]);
+            offset += UdpDatagram.LengthPrefixBytes;
+            var packet = _pool.Rent();
+            body.Slice(offset, length).CopyTo(packet.Buffer);
+            packet.Length = length;
+            packet.ArrivalLink = link.Direction;
+            offset += length;
+            Interlocked.Increment(ref link.FramesReceived);
+            Interlocked.Add(ref link.FrameBytesReceived, length);
+            _loop.Post(this, CodeReceived, (int)link.Direction, packet);
+        }
+    }
+
+    private bool IsNeighbourAddress(SocketAddress from)
+    {
+        foreach (var link in _links)
+        {
+            if (link is not null && link.PeerAddress.Equals(from))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private UdpLink? FindLink(SocketAddress from, LinkDirection senderLink)
+    {
+        foreach (var link in _links)
+        {
+            if (link is not null && link.IncomingSenderLink == senderLink && link.PeerAddress.Equals(from))
+            {
+                return link;
+            }
+        }
+
+        return null;
+    }
+}

@@ -1,0 +1,89 @@
+using System.Net;
+
+namespace CamCube.Transport.Udp;
+
+/// <summary>Configuration of a <see cref="UdpLinkTransport"/>. Every node of a cube must use the same batch size and key.</summary>
+public sealed class UdpTransportOptions
+{
+    /// <summary>The default of <see cref="BatchBytesMax"/>.</summary>
+    public const int DefaultBatchBytesMax = 8_192;
+
+    /// <summary>The default of <see cref="FramesInFlightMax"/>.</summary>
+    public const int DefaultFramesInFlightMax = 64;
+
+    /// <summary>The default of <see cref="SocketBufferBytes"/>: 4 MiB.</summary>
+    public const int DefaultSocketBufferBytes = 4 * 1024 * 1024;
+
+    /// <summary>Gets where every server listens; the node's own address and its neighbours' come from it.</summary>
+    public required UdpPeerAddressing Addressing { get; init; }
+
+    /// <summary>
+    /// Gets the cluster key that authenticates and encrypts every datagram. Required unless
+    /// <see cref="AllowInsecure"/> is set.
+    /// </summary>
+    public ClusterKey? ClusterKey { get; init; }
+
+    /// <summary>
+    /// Gets whether the transport may run without a cluster key (datagrams are then sealed with
+    /// a well-known all-zero key: integrity against corruption, no secrecy, no authentication).
+    /// Refused unless the bound address and every peer address are loopback addresses.
+    /// </summary>
+    public bool AllowInsecure { get; init; }
+
+    /// <summary>
+    /// Gets the most bytes of length-prefixed frames coalesced into one datagram (the paper's
+    /// aggregation into jumbo frames). A single frame larger than this travels alone. Default
+    /// 8,192; use about 1,400 across networks without jumbo frames to avoid IP fragmentation.
+    /// </summary>
+    public int BatchBytesMax { get; init; } = DefaultBatchBytesMax;
+
+    /// <summary>
+    /// Gets the most frames a link holds that the socket has not sent yet. When a link holds this
+    /// many, <see cref="UdpLinkTransport.HasRoom"/> is false and <see cref="UdpLinkTransport.TrySend"/>
+    /// refuses frames until the transport reports room. Default 64.
+    /// </summary>
+    public int FramesInFlightMax { get; init; } = DefaultFramesInFlightMax;
+
+    /// <summary>
+    /// Gets the rate limit of every link in bits per second, counted over whole datagrams (header
+    /// and tag included); 0 (the default) for no limit. For example 1,000,000,000 emulates 1 Gbps links.
+    /// </summary>
+    public long RateLimitBitsPerSecond { get; init; }
+
+    /// <summary>
+    /// Gets the depth of each link's token bucket in bytes; 0 (the default) picks the larger of
+    /// two of the largest datagrams and 20 ms at the rate limit (timers are
+    /// coarse; the depth keeps the rate when one fires late).
+    /// </summary>
+    public int RateLimitBurstBytes { get; init; }
+
+    /// <summary>
+    /// Gets the local endpoint to bind; null (the default) binds the node's own address from
+    /// <see cref="Addressing"/> (every interface, in host-pattern mode).
+    /// </summary>
+    public IPEndPoint? BindEndPoint { get; init; }
+
+    /// <summary>Gets the size asked for the socket's send and receive buffers in bytes (the kernel may cap it). Default 4 MiB.</summary>
+    public int SocketBufferBytes { get; init; } = DefaultSocketBufferBytes;
+
+    /// <summary>Checks that every value is in range.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">A value is out of range; the message names it.</exception>
+    /// <exception cref="ArgumentNullException"><see cref="Addressing"/> is null.</exception>
+    public void Validate()
+    {
+        ArgumentNullException.ThrowIfNull(Addressing);
+        if (BatchBytesMax is < 64 or > UdpDatagram.BodyBytesMax)
+        {
+            throw new ArgumentOutOfRangeException(nameof(BatchBytesMax), BatchBytesMax, $"BatchBytesMax is from 64 to {UdpDatagram.BodyBytesMax} bytes.");
+        }
+
+        if (FramesInFlightMax is < 1 or > 1_048_576)
+        {
+            throw new ArgumentOutOfRangeException(nameof(FramesInFlightMax), FramesInFlightMax, "FramesInFlightMax is from 1 to 1,048,576 frames.");
+        }
+
+        ArgumentOutOfRangeException.ThrowIfNegative(RateLimitBitsPerSecond, nameof(RateLimitBitsPerSecond));
+        ArgumentOutOfRangeException.ThrowIfNegative(RateLimitBurstBytes, nameof(RateLimitBurstBytes));
+        ArgumentOutOfRangeException.ThrowIfLessThan(SocketBufferBytes, 4096, nameof(SocketBufferBytes));
+    }
+}

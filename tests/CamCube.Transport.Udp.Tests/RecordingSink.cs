@@ -1,0 +1,129 @@
+using CamCube.Packets;
+
+namespace CamCube.Transport.Udp.Tests;
+
+/// <summary>A sink that records what a transport tells it and lets a test wait for a condition on it.</summary>
+internal sealed class RecordingSink : ITransportSink
+{
+    private readonly object _gate = new();
+    private readonly List<ReceivedFrame> _frames = [];
+    private readonly int[] _roomCounts = new int[LinkDirections.Count];
+
+    /// <summary>Gets or sets what runs on the loop when a link reports room (after it is counted).</summary>
+    public Action<LinkDirection>? OnRoom { get; set; }
+
+    /// <summary>Gets or sets whether received frames are released at once (only their bytes are kept).</summary>
+    public bool ReleaseFrames { get; set; } = true;
+
+    public int FrameCount
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _frames.Count;
+            }
+        }
+    }
+
+    public long FrameBytes
+    {
+        get
+        {
+            lock (_gate)
+            {
+                long sum = 0;
+                foreach (var f in _frames)
+                {
+                    sum += f.Bytes.Length;
+                }
+
+                return sum;
+            }
+        }
+    }
+
+    public ReceivedFrame[] Frames
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return [.. _frames];
+            }
+        }
+    }
+
+    public long LastFrameTimestamp { get; private set; }
+
+    public long FirstFrameTimestamp { get; private set; }
+
+    public int RoomCount(LinkDirection link)
+    {
+        lock (_gate)
+        {
+            return _roomCounts[(int)link];
+        }
+    }
+
+    public void OnFrameReceived(LinkDirection link, Packet frame)
+    {
+        var bytes = frame.Frame.ToArray();
+        if (ReleaseFrames)
+        {
+            frame.Release();
+        }
+
+        var now = TimeProvider.System.GetTimestamp();
+        lock (_gate)
+        {
+            if (_frames.Count == 0)
+            {
+                FirstFrameTimestamp = now;
+            }
+
+            LastFrameTimestamp = now;
+            _frames.Add(new ReceivedFrame(link, bytes));
+            Monitor.PulseAll(_gate);
+        }
+    }
+
+    public void OnLinkRoom(LinkDirection link)
+    {
+        lock (_gate)
+        {
+            _roomCounts[(int)link]++;
+            Monitor.PulseAll(_gate);
+        }
+
+        OnRoom?.Invoke(link);
+    }
+
+    public void OnLinkStatus(LinkDirection link, bool up)
+    {
+    }
+
+    /// <summary>Waits until <paramref name="condition"/> holds, re-checking at every event; false on timeout.</summary>
+    public bool WaitFor(Func<RecordingSink, bool> condition, TimeSpan timeout)
+    {
+        var deadline = TimeProvider.System.GetTimestamp() + (long)(timeout.TotalSeconds * TimeProvider.System.TimestampFrequency);
+        lock (_gate)
+        {
+            while (!condition(this))
+            {
+                var remaining = deadline - TimeProvider.System.GetTimestamp();
+                if (remaining <= 0)
+                {
+                    return false;
+                }
+
+                Monitor.Wait(_gate, TimeSpan.FromSeconds((double)remaining / TimeProvider.System.TimestampFrequency));
+            }
+
+            return true;
+        }
+    }
+}
+
+/// <summary>A frame as the sink saw it.</summary>
+internal sealed record ReceivedFrame(LinkDirection Link, byte[] Bytes);

@@ -1,0 +1,185 @@
+using System.Net;
+using System.Net.Sockets;
+using System.Security.Cryptography;
+using CamCube.Packets;
+using CamCube.Runtime.Loops;
+
+namespace CamCube.Transport.Udp.Tests;
+
+/// <summary>
+/// Nodes of a cube on 127.0.0.1, each with its own threaded event loop, pool, sink and UDP
+/// transport, on consecutive free ports. Disposing stops every transport on its loop.
+/// </summary>
+internal sealed class TestCube : IDisposable
+{
+    public static readonly ClusterKey Key = ClusterKey.FromBytes(Enumerable.Range(1, 32).Select(i => (byte)i).ToArray());
+
+    private TestCube(TorusShape shape, int basePort)
+    {
+        Shape = shape;
+        BasePort = basePort;
+    }
+
+    public TorusShape Shape { get; }
+
+    public int BasePort { get; }
+
+    public List<TestNode> Nodes { get; } = [];
+
+    public TestNode this[Coordinate c] => Nodes.Single(n => n.Self == c);
+
+    /// <summary>
+    /// Starts a node for every coordinate of <paramref name="shape"/> for which
+    /// <paramref name="include"/> holds (every one if null).
+    /// </summary>
+    public static TestCube Start(TorusShape shape, Func<UdpPeerAddressing, UdpTransportOptions>? options = null, Func<Coordinate, bool>? include = null)
+    {
+        for (var attempt = 0; ; attempt++)
+        {
+            var basePort = FindFreeBasePort((int)shape.ServerCount);
+            var cube = new TestCube(shape, basePort);
+            try
+            {
+                var addressing = UdpPeerAddressing.FromBasePort(basePort);
+                for (long i = 0; i < shape.ServerCount; i++)
+                {
+                    var c = shape.CoordinateAt(i);
+                    if (include is null || include(c))
+                    {
+                        cube.Nodes.Add(TestNode.Start(shape, c, options?.Invoke(addressing) ?? new UdpTransportOptions { Addressing = addressing, ClusterKey = Key }));
+                    }
+                }
+
+                return cube;
+            }
+            catch (InvalidOperationException) when (attempt < 5)
+            {
+                // Another process took one of the ports between the probe and the bind.
+                cube.Dispose();
+            }
+        }
+    }
+
+    /// <summary>Finds <paramref name="count"/> consecutive ports that are free on 127.0.0.1 now.</summary>
+    public static int FindFreeBasePort(int count)
+    {
+        for (var attempt = 0; attempt < 100; attempt++)
+        {
+            var basePort = RandomNumberGenerator.GetInt32(20_000, 32_000);
+            var probes = new List<Socket>();
+            try
+            {
+                for (var i = 0; i < count; i++)
+                {
+                    var s = new Socket(AddressFamily.InterNetwork, SocketType.Dgram, ProtocolType.Udp);
+                    probes.Add(s);
+                    s.Bind(new IPEndPoint(IPAddress.Loopback, basePort + i));
+                }
+
+                return basePort;
+            }
+            catch (SocketException)
+            {
+            }
+            finally
+            {
+                foreach (var s in probes)
+                {
+                    s.Dispose();
+                }
+            }
+        }
+
+        throw new InvalidOperationException("No free run of UDP ports found.");
+    }
+
+    public void Dispose()
+    {
+        foreach (var node in Nodes)
+        {
+            node.Dispose();
+        }
+    }
+}
+
+/// <summary>One node: loop, pool, sink, transport.</summary>
+internal sealed class TestNode : IDisposable
+{
+    private TestNode(Coordinate self, ThreadedEventLoop loop, PacketPool pool, RecordingSink sink, UdpLinkTransport transport)
+    {
+        Self = self;
+        Loop = loop;
+        Pool = pool;
+        Sink = sink;
+        Transport = transport;
+    }
+
+    public Coordinate Self { get; }
+
+    public ThreadedEventLoop Loop { get; }
+
+    public PacketPool Pool { get; }
+
+    public RecordingSink Sink { get; }
+
+    public UdpLinkTransport Transport { get; }
+
+    public static TestNode Start(TorusShape shape, Coordinate self, UdpTransportOptions options, PacketPool? pool = null)
+    {
+        var loop = new ThreadedEventLoop($"loop {self}");
+        pool ??= new PacketPool(2048);
+        var sink = new RecordingSink();
+        var transport = new UdpLinkTransport(shape, self, loop, pool, options);
+        try
+        {
+            LoopAction.Run(loop, () => transport.Start(sink));
+        }
+        catch
+        {
+            loop.Dispose();
+            throw;
+        }
+
+        return new TestNode(self, loop, pool, sink, transport);
+    }
+
+    /// <summary>Rents a frame holding <paramref name="bytes"/>.</summary>
+    public Packet Frame(ReadOnlySpan<byte> bytes)
+    {
+        var p = Pool.Rent();
+        bytes.CopyTo(p.Buffer);
+        p.Length = bytes.Length;
+        return p;
+    }
+
+    /// <summary>Sends frames on the loop in one work item (one burst); returns how many the transport took.</summary>
+    public int SendBurst(LinkDirection link, IReadOnlyList<byte[]> frames) => LoopAction.Run(Loop, () =>
+    {
+        var taken = 0;
+        foreach (var bytes in frames)
+        {
+            var p = Frame(bytes);
+            if (!Transport.TrySend(link, p))
+            {
+                p.Release();
+                break;
+            }
+
+            taken++;
+        }
+
+        return taken;
+    });
+
+    public void Dispose()
+    {
+        try
+        {
+            LoopAction.Run(Loop, Transport.Stop);
+        }
+        finally
+        {
+            Loop.Dispose();
+        }
+    }
+}
