@@ -1,0 +1,32 @@
+namespace CamCube.Transport.Simulation;
+
+/// <summary>
+/// The event codes the simulator uses for its own work items. They are negative so that in the
+/// trace they never look like the non-negative codes a node's runtime posts.
+/// </summary>
+internal static class SimulationEventCodes
+{
+    /// <summary>A <see cref="TimeProvider"/> timer fires; the argument is the timer's id.</summary>
+    public const int Timer = -1;
+
+    /// <summary>An action scheduled with <see cref="SimulationEngine.At"/> runs; the argument is its id.</summary>
+    public const int Action = -2;
+
+    /// <summary>A link finished serializing its head frame; the argument is the link endpoint.</summary>
+    public const int TransmitDone = -3;
+
+    /// <summary>A frame reaches the far end of a link; the argument is the receiving link endpoint.</summary>
+    public const int Arrival = -4;
+
+    /// <summary>A link endpoint has room; the argument is the endpoint.</summary>
+    public const int LinkRoom = -5;
+
+    /// <summary>A link endpoint went down; the argument is the endpoint.</summary>
+    public const int LinkDown = -6;
+
+    /// <summary>A link endpoint came up; the argument is the endpoint.</summary>
+    public const int LinkUp = -7;
+
+    /// <summary>A fault decorator delivers frames whose delay is over.</summary>
+    public const int DeliverDelayed = -8;
+}
