@@ -100,6 +100,27 @@ public sealed class UdpLinkTransportExchangeTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public void AFrameLargerThanABatchTravelsAloneAndIntact()
+    {
+        using var cube = TestCube.Start(new TorusShape(2, 1, 1), addressing => new UdpTransportOptions
+        {
+            Addressing = addressing,
+            ClusterKey = TestCube.Key,
+            BatchBytesMax = 512,
+        });
+        var a = cube[new Coordinate(0, 0, 0)];
+        var b = cube[new Coordinate(1, 0, 0)];
+        byte[][] frames = [[1], Enumerable.Range(0, 2_048).Select(i => (byte)i).ToArray(), [2]];
+
+        Assert.Equal(3, a.SendBurst(LinkDirection.PlusX, frames));
+
+        Assert.True(b.Sink.WaitFor(s => s.FrameCount == 3, s_timeout));
+        Assert.Equal(frames, b.Sink.Frames.Select(f => f.Bytes));
+        Assert.Equal(3, a.Transport.GetCounters(LinkDirection.PlusX).DatagramsSent);
+        Assert.Equal(12 + 2 + 2_048 + 16, a.Transport.DatagramBytesMax);
+    }
+
+    [Fact]
     public void TrySendRefusesWhenTheLinkIsFullAndRoomIsReportedLater()
     {
         using var cube = TestCube.Start(new TorusShape(2, 1, 1), addressing => new UdpTransportOptions

@@ -165,6 +165,37 @@ public sealed class UdpLinkTransportStartTests
         Assert.InRange(total, 0, 2_048);
     }
 
+    [Fact]
+    public void ReceivingAllocatesNothingOnTheReceiveThreadInSteadyState()
+    {
+        using var cube = TestCube.Start(s_shape);
+        var a = cube.Nodes[0];
+        var b = cube.Nodes[1];
+        var frames = Enumerable.Range(0, 60).Select(i => new byte[100 + i]).ToArray();
+        var received = 0;
+
+        void Round()
+        {
+            Assert.Equal(60, a.SendBurst(LinkDirection.PlusX, frames));
+            received += 60;
+            Assert.True(b.Sink.WaitFor(s => s.FrameCount == received, TimeSpan.FromSeconds(10)));
+        }
+
+        for (var round = 0; round < 3; round++)
+        {
+            Round();
+        }
+
+        var before = b.Transport.ReceiveThreadAllocatedBytes;
+        for (var round = 0; round < 10; round++)
+        {
+            Round();
+        }
+
+        Assert.True(b.Transport.GetCounters(LinkDirection.PlusX).DatagramsReceived >= 13);
+        Assert.Equal(before, b.Transport.ReceiveThreadAllocatedBytes);
+    }
+
     private static InvalidOperationException StartExpectingFailure(UdpTransportOptions options)
     {
         using var loop = new ThreadedEventLoop("start test");

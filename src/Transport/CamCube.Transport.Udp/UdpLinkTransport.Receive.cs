@@ -7,6 +7,11 @@ namespace CamCube.Transport.Udp;
 /// <summary>The receive path, on the receive thread: identify, check, open, split and post.</summary>
 public sealed partial class UdpLinkTransport
 {
+    private long _receiveThreadAllocatedBytes;
+
+    /// <summary>Gets the bytes the receive thread had allocated after its latest datagram; tests check it stays put in steady state.</summary>
+    internal long ReceiveThreadAllocatedBytes => Volatile.Read(ref _receiveThreadAllocatedBytes);
+
     private void ReceiveLoop()
     {
         var socket = _socket!;
@@ -46,6 +51,8 @@ public sealed partial class UdpLinkTransport
             {
                 Interlocked.Increment(ref _droppedMalformed);
             }
+
+            Volatile.Write(ref _receiveThreadAllocatedBytes, GC.GetAllocatedBytesForCurrentThread());
         }
     }
 
