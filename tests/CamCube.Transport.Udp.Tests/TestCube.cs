@@ -12,6 +12,8 @@ namespace CamCube.Transport.Udp.Tests;
 /// </summary>
 internal sealed class TestCube : IDisposable
 {
+    private static int s_nextPort = RandomNumberGenerator.GetInt32(20_000, 30_000);
+
     public static readonly ClusterKey Key = ClusterKey.FromBytes(Enumerable.Range(1, 32).Select(i => (byte)i).ToArray());
 
     private TestCube(TorusShape shape, int basePort)
@@ -60,12 +62,22 @@ internal sealed class TestCube : IDisposable
         }
     }
 
-    /// <summary>Finds <paramref name="count"/> consecutive ports that are free on 127.0.0.1 now.</summary>
+    /// <summary>
+    /// Finds <paramref name="count"/> consecutive ports that are free on 127.0.0.1 now. Ranges
+    /// handed out in this process never overlap (below the kernel's ephemeral ports, which start
+    /// at 32768), so tests running in parallel never hear each other.
+    /// </summary>
     public static int FindFreeBasePort(int count)
     {
         for (var attempt = 0; attempt < 100; attempt++)
         {
-            var basePort = RandomNumberGenerator.GetInt32(20_000, 32_000);
+            var basePort = Interlocked.Add(ref s_nextPort, count) - count;
+            if (basePort + count > 32_000)
+            {
+                Interlocked.Exchange(ref s_nextPort, 20_000);
+                continue;
+            }
+
             var probes = new List<Socket>();
             try
             {
