@@ -161,8 +161,10 @@ public sealed partial class UdpLinkTransport
         var clusterKey = _options.ClusterKey is { } key ? key.Bytes : LinkKeys.InsecureClusterKey;
 
         // The counter starts at the clock in 100 ns ticks, so a restarted node never reuses a
-        // nonce under the same key, and its neighbours' replay windows accept it at once.
-        var counterStart = (ulong)_loop.TimeProvider.GetUtcNow().UtcTicks;
+        // nonce under the same key, and its neighbours' replay windows accept it at once. This is
+        // security, not logic: the wall clock is used even under a virtual clock, which could
+        // start a restarted node at the same instant and repeat its nonces.
+        var counterStart = (ulong)Math.Max(TimeProvider.System.GetUtcNow().UtcTicks, _loop.TimeProvider.GetUtcNow().UtcTicks);
         var burstBytes = _options.RateLimitBurstBytes > 0
             ? Math.Max(_options.RateLimitBurstBytes, _datagramBytesMax)
             : (int)Math.Min(int.MaxValue, Math.Max(2L * _datagramBytesMax, _options.RateLimitBitsPerSecond / 8 / 1000 * RateLimitBurstMillisecondsDefault));

@@ -1,3 +1,4 @@
+using System.Net;
 using System.Net.Sockets;
 using CamCube.Packets;
 
@@ -82,7 +83,7 @@ public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDispo
     public int FrameBytesMax => _frameBytesMax;
 
     /// <summary>Gets the local endpoint the socket is bound to, or null before <see cref="Start"/>.</summary>
-    public System.Net.IPEndPoint? LocalEndPoint => _socket?.LocalEndPoint as System.Net.IPEndPoint;
+    public IPEndPoint? LocalEndPoint => _socket?.LocalEndPoint as IPEndPoint;
 
     /// <summary>Gets the datagrams dropped because their source address and link id are not a configured neighbour link.</summary>
     public long DroppedUnknownSender => Interlocked.Read(ref _droppedUnknownSender);
@@ -101,7 +102,7 @@ public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDispo
         (uint)link < LinkDirections.Count && _links[(int)link] is { } l ? l.Snapshot() : default;
 
     /// <summary>Gets the resolved address of the neighbour on <paramref name="link"/>, or null before <see cref="Start"/> or for a link the shape does not have.</summary>
-    public System.Net.IPEndPoint? GetPeer(LinkDirection link) =>
+    public IPEndPoint? GetPeer(LinkDirection link) =>
         (uint)link < LinkDirections.Count ? _links[(int)link]?.Peer : null;
 
     /// <inheritdoc/>
