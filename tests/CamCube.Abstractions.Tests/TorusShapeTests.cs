@@ -49,12 +49,12 @@ public class TorusShapeTests
     public void DistanceWrapsAroundEachAxis()
     {
         var shape = new TorusShape(8, 8, 8);
-        Assert.Equal(3, shape.Distance(new(1, 1, 1), new(0, 0, 0)));
-        Assert.Equal(1, shape.Distance(new(0, 0, 0), new(7, 0, 0)));
-        Assert.Equal(12, shape.Distance(new(0, 0, 0), new(4, 4, 4)));
-        Assert.Equal(1, shape.AxisDistance(new(1, 1, 1), new(2, 3, 4), Axis.X));
-        Assert.Equal(2, shape.AxisDistance(new(1, 1, 1), new(2, 3, 4), Axis.Y));
-        Assert.Equal(3, shape.AxisDistance(new(1, 1, 1), new(2, 3, 4), Axis.Z));
+        Assert.Equal(3, shape.Distance(new Coordinate(1, 1, 1), new Coordinate(0, 0, 0)));
+        Assert.Equal(1, shape.Distance(new Coordinate(0, 0, 0), new Coordinate(7, 0, 0)));
+        Assert.Equal(12, shape.Distance(new Coordinate(0, 0, 0), new Coordinate(4, 4, 4)));
+        Assert.Equal(1, shape.AxisDistance(new Coordinate(1, 1, 1), new Coordinate(2, 3, 4), Axis.X));
+        Assert.Equal(2, shape.AxisDistance(new Coordinate(1, 1, 1), new Coordinate(2, 3, 4), Axis.Y));
+        Assert.Equal(3, shape.AxisDistance(new Coordinate(1, 1, 1), new Coordinate(2, 3, 4), Axis.Z));
     }
 
     [Fact]
@@ -71,6 +71,16 @@ public class TorusShapeTests
             Assert.True(shape.Distance(a, c) <= shape.Distance(a, b) + shape.Distance(b, c));
             Assert.Equal(a == b, shape.Distance(a, b) == 0);
         }
+    }
+
+    [Fact]
+    public void SymbioticRoutingSectionSevenHelperExamplesHold()
+    {
+        var shape = new TorusShape(8, 8, 8);
+        Assert.Equal(3, shape.Distance(new KeyCoordinate(1, 1, 1, 0), new KeyCoordinate(0, 0, 0, 0)));
+        Assert.Equal(1, shape.AxisDistance(new KeyCoordinate(1, 1, 1, 0), new KeyCoordinate(2, 3, 4, 0), Axis.X));
+        Assert.Equal(new KeyCoordinate(0, 1, 0, 0), shape.NeighborKey(new KeyCoordinate(0, 0, 0, 0), Axis.Y, +1));
+        Assert.Equal(new KeyCoordinate(0, 7, 0, 77), shape.NeighborKey(new KeyCoordinate(0, 0, 0, 77), Axis.Y, -1));
     }
 
     [Fact]

@@ -78,6 +78,19 @@ public readonly struct TorusShape : IEquatable<TorusShape>
     public int Distance(Coordinate a, Coordinate b) =>
         Wrapped(a.X - b.X, X) + Wrapped(a.Y - b.Y, Y) + Wrapped(a.Z - b.Z, Z);
 
+    /// <summary>Gets the wrapped rectilinear distance between the homes of two key coordinates (symbiotic-routing 7: <c>dist</c>).</summary>
+    public int Distance(KeyCoordinate a, KeyCoordinate b) => Distance(a.Home, b.Home);
+
+    /// <summary>Gets the wrapped distance between the homes of two key coordinates on one axis (symbiotic-routing 7: <c>distAxis</c>).</summary>
+    public int AxisDistance(KeyCoordinate a, KeyCoordinate b, Axis axis) => AxisDistance(a.Home, b.Home, axis);
+
+    /// <summary>
+    /// Gets the key coordinate one step from <paramref name="key"/> along <paramref name="axis"/> in direction
+    /// <paramref name="sign"/>, keeping its <c>w</c> (symbiotic-routing 7: <c>getCoordNeigh</c>), so that the traffic
+    /// of a failed server spreads over its neighbours as its keys do.
+    /// </summary>
+    public KeyCoordinate NeighborKey(KeyCoordinate key, Axis axis, int sign) => KeyCoordinate.At(Neighbor(key.Home, axis, sign), key.W);
+
     /// <summary>Gets the coordinate one step from <paramref name="coordinate"/> in <paramref name="direction"/>, wrapping.</summary>
     public Coordinate Neighbor(Coordinate coordinate, LinkDirection direction) =>
         Neighbor(coordinate, direction.AxisOf(), direction.SignOf());

@@ -196,6 +196,7 @@ public sealed partial class Node
     {
         foreach (var slot in _slotsById.Values.ToArray())
         {
+            slot.Router?.RemoveLink(link);
             _scratchPackets.Clear();
             slot.Queue.RemoveLink(link, _scratchPackets);
             var orphans = _scratchPackets.ToArray();

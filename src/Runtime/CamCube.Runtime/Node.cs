@@ -317,6 +317,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
 
     private void ReleaseQueued(ServiceSlot slot, DropReason reason)
     {
+        slot.Router?.ReleaseAll(reason);
         _scratchPackets.Clear();
         slot.Queue.DrainAll(_scratchPackets);
         foreach (var packet in _scratchPackets)

@@ -1,4 +1,5 @@
 using CamCube.Packets;
+using CamCube.Runtime.ExtendedRouting;
 using CamCube.Services;
 using Microsoft.Extensions.Logging;
 
@@ -75,6 +76,19 @@ internal sealed class ServiceContext(Node node, ServiceSlot slot) : INodeContext
     public void RequestPoll() => node.PumpLinks(node.ExistingLinks);
 
     public byte GetNextHops(Coordinate server) => (byte)(node.Routes.NextHops(server) & node.UpLinks);
+
+    public IExtendedRouter CreateExtendedRouter(IRoutingProtocol protocol, RoutingQueueOptions defaultQueue)
+    {
+        ArgumentNullException.ThrowIfNull(protocol);
+        ArgumentNullException.ThrowIfNull(defaultQueue);
+        if (slot.Router is not null)
+        {
+            throw new InvalidOperationException($"Service {slot.Service.Name} already has an extended router on node {node.Self}.");
+        }
+
+        slot.Router = new ExtendedRouter(node, slot, protocol, defaultQueue);
+        return slot.Router;
+    }
 
     public void Drop(Packet packet, DropReason reason)
     {

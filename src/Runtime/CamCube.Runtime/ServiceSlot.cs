@@ -1,3 +1,4 @@
+using CamCube.Runtime.ExtendedRouting;
 using CamCube.Services;
 
 namespace CamCube.Runtime;
@@ -36,6 +37,9 @@ internal sealed class ServiceSlot
     public long[] Pass { get; } = new long[LinkDirections.Count];
 
     public ServiceContext? Context { get; set; }
+
+    /// <summary>Gets or sets the service's extended router, if it uses the extended routing service.</summary>
+    public ExtendedRouter? Router { get; set; }
 
     public bool Registered { get; set; } = true;
 }

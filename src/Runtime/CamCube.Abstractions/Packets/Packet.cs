@@ -146,6 +146,9 @@ public sealed class Packet
     /// <summary>Gets or sets the set of links (bit i for link direction i) this packet may leave on. Not on the wire.</summary>
     public byte EligibleLinks { get; set; }
 
+    /// <summary>Gets or sets state the current holder attaches to the packet while it holds it (a queue's bookkeeping). Not on the wire; cleared on release.</summary>
+    public object? Attachment { get; set; }
+
     /// <summary>Gets or sets a number the holder of a queue uses to recognise stale queue entries. Not on the wire.</summary>
     public long QueueTicket { get; set; }
 
@@ -200,6 +203,7 @@ public sealed class Packet
         }
 
         ArrivalLink = null;
+        Attachment = null;
         EligibleLinks = 0;
         QueueTicket = 0;
         _length = 0;

@@ -83,6 +83,13 @@ public interface INodeContext
     /// <summary>Gets the links (bit i for direction i) that lie on a shortest path from here to <paramref name="server"/> over live links; 0 if it is unreachable or here.</summary>
     byte GetNextHops(Coordinate server);
 
+    /// <summary>
+    /// Registers this service with the extended routing service: its routing protocol (F and
+    /// classify) and its default queue (id 0). Call once, normally from <see cref="IService.OnRegistered"/>.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">This service already has a router.</exception>
+    IExtendedRouter CreateExtendedRouter(IRoutingProtocol protocol, RoutingQueueOptions defaultQueue);
+
     /// <summary>Counts a packet this service dropped itself, under <paramref name="reason"/>, and releases it.</summary>
     void Drop(Packet packet, DropReason reason);
 }

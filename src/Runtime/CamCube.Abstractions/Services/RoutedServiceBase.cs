@@ -1,0 +1,96 @@
+using CamCube.Packets;
+
+namespace CamCube.Services;
+
+/// <summary>
+/// A base for services with their own routing protocol on the extended routing service
+/// (symbiotic-routing 5 and 7): implement <see cref="F"/> (and <see cref="Classify"/> for several
+/// queues), inspect packets at every hop in <see cref="OnHop"/>, and send with
+/// <see cref="IExtendedRouter.Route"/> and <see cref="IExtendedRouter.Transmit"/> on <see cref="Router"/>.
+/// </summary>
+public abstract class RoutedServiceBase : ServiceBase, IRoutingProtocol
+{
+    private readonly RoutingQueueOptions _defaultQueue;
+    private IExtendedRouter? _router;
+
+    /// <summary>Creates the service with its id, name and default queue.</summary>
+    protected RoutedServiceBase(ushort serviceId, string name, RoutingQueueOptions? defaultQueue = null)
+        : base(serviceId, name)
+    {
+        _defaultQueue = defaultQueue ?? RoutingQueueOptions.Default;
+    }
+
+    /// <summary>Gets this service's extended router on its node.</summary>
+    /// <exception cref="InvalidOperationException">The service is not registered.</exception>
+    protected IExtendedRouter Router => _router ?? throw new InvalidOperationException($"Service {Name} is not registered on a node.");
+
+    /// <inheritdoc/>
+    public override void OnRegistered(INodeContext node)
+    {
+        base.OnRegistered(node);
+        ArgumentNullException.ThrowIfNull(node);
+        _router = node.CreateExtendedRouter(this, _defaultQueue);
+    }
+
+    /// <inheritdoc/>
+    public override void OnDeregistered()
+    {
+        _router = null;
+        base.OnDeregistered();
+    }
+
+    /// <inheritdoc/>
+    public abstract int F(Packet packet, KeyCoordinate current, Span<KeyCoordinate> next);
+
+    /// <inheritdoc/>
+    public virtual int Classify(Packet packet) => 0;
+
+    /// <summary>
+    /// Inspects a packet of this service at a hop, before the routing service sees it.
+    /// <paramref name="responsible"/> is true when this server is responsible for the packet's current
+    /// destination key coordinate (F will be asked next). The default hands every packet on.
+    /// </summary>
+    protected virtual HopAction OnHop(Packet packet, bool responsible) => HopAction.Route;
+
+    /// <inheritdoc/>
+    public sealed override bool OnDeliver(Packet packet)
+    {
+        Handle(packet, responsible: true);
+        return true;
+    }
+
+    /// <inheritdoc/>
+    public sealed override ForwardDecision OnForward(Packet packet)
+    {
+        Handle(packet, responsible: false);
+        return ForwardDecision.Consumed;
+    }
+
+    /// <inheritdoc/>
+    public override Packet? Poll(LinkDirection link) => _router?.Poll(link);
+
+    /// <summary>The rectilinear distance between two key coordinates (symbiotic-routing 7: <c>dist</c>).</summary>
+    protected int Distance(KeyCoordinate a, KeyCoordinate b) => Node.Shape.Distance(a, b);
+
+    /// <summary>The distance between two key coordinates on one axis (symbiotic-routing 7: <c>distAxis</c>).</summary>
+    protected int AxisDistance(KeyCoordinate a, KeyCoordinate b, Axis axis) => Node.Shape.AxisDistance(a, b, axis);
+
+    /// <summary>The neighbouring key coordinate on an axis, keeping <c>w</c> (symbiotic-routing 7: <c>getCoordNeigh</c>).</summary>
+    protected KeyCoordinate NeighborKey(KeyCoordinate key, Axis axis, int sign) => Node.Shape.NeighborKey(key, axis, sign);
+
+    /// <summary>Every packet of this service is the service's from here on: kept, dropped, or handed to the router.</summary>
+    private void Handle(Packet packet, bool responsible)
+    {
+        switch (OnHop(packet, responsible))
+        {
+            case HopAction.Consumed:
+                break;
+            case HopAction.Drop:
+                Node.Drop(packet, DropReason.DroppedByService);
+                break;
+            default:
+                Router.Continue(packet);
+                break;
+        }
+    }
+}

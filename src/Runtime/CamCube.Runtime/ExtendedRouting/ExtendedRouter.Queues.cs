@@ -1,0 +1,231 @@
+using CamCube.Packets;
+using CamCube.Services;
+
+namespace CamCube.Runtime.ExtendedRouting;
+
+/// <content>Queuing and polling: where a packet may leave, and which queue's packet leaves next.</content>
+internal sealed partial class ExtendedRouter
+{
+    /// <summary>Queues a packet towards K, or delivers it here again if an entry of K maps to this server.</summary>
+    private RouteStatus Enqueue(Packet packet, ReadOnlySpan<KeyCoordinate> targets)
+    {
+        // An entry that this server is responsible for: the packet arrives here again (from the
+        // loop, not this call), the service inspects it and F is asked for that coordinate.
+        foreach (var target in targets)
+        {
+            if (_node.KeySpace.TryGetRoot(target, _node.Reachability, out var root) && root == _node.Self)
+            {
+                if (packet.HopLimit == 0)
+                {
+                    _node.DropWithLog(packet, DropReason.HopLimitExceeded, $"{_slot.Service.Name}'s F kept returning coordinates of this server");
+                    return RouteStatus.DroppedInvalid;
+                }
+
+                packet.HopLimit--;
+                packet.Destination = target;
+                _node.Post(Node.WorkCode.LocalDeliver, _slot.Id, packet);
+                return RouteStatus.DeliveredLocally;
+            }
+        }
+
+        if (packet.HopLimit == 0)
+        {
+            _node.DropWithLog(packet, DropReason.HopLimitExceeded, $"packet of {_slot.Service.Name} from {packet.Source} after {packet.HopCount} hops");
+            return RouteStatus.DroppedInvalid;
+        }
+
+        var links = EligibleLinks(packet, targets);
+        if (links == 0)
+        {
+            _node.DropQuietly(packet, DropReason.NoRoute);
+            return RouteStatus.DroppedUnreachable;
+        }
+
+        RouterQueue? queue;
+        try
+        {
+            queue = FindQueue(_protocol.Classify(packet));
+        }
+#pragma warning disable CA1031 // A faulty classify loses its packet only.
+        catch (Exception)
+#pragma warning restore CA1031
+        {
+            queue = null;
+        }
+
+        if (queue is null)
+        {
+            _node.DropWithLog(packet, DropReason.RoutingFunctionFault, $"{_slot.Service.Name}'s classify threw or returned a queue that was never added");
+            return RouteStatus.DroppedInvalid;
+        }
+
+        if (queue.Packets.IsFull)
+        {
+            _node.DropQuietly(packet, DropReason.QueueFull);
+            return RouteStatus.DroppedQueueFull;
+        }
+
+        var set = _freeTargets.Count > 0 ? _freeTargets.Pop() : new TargetSet(TargetsMax);
+        targets.CopyTo(set.Targets);
+        set.Count = targets.Length;
+        packet.Attachment = set;
+        packet.QueuedTimestamp = _node.TimeProvider.GetTimestamp();
+        queue.Packets.Enqueue(packet, links);
+        _node.PumpLinks(links);
+        return RouteStatus.Queued;
+    }
+
+    /// <summary>The links on a shortest path to some entry of K, except the one the packet came in on.</summary>
+    private byte EligibleLinks(Packet packet, ReadOnlySpan<KeyCoordinate> targets)
+    {
+        byte links = 0;
+        foreach (var target in targets)
+        {
+            if (_node.KeySpace.TryGetRoot(target, _node.Reachability, out var root))
+            {
+                links |= _node.Routes.NextHops(root);
+            }
+        }
+
+        links &= _node.UpLinks;
+        if (packet.ArrivalLink is { } arrival)
+        {
+            links &= (byte)~(1 << (int)arrival);
+        }
+
+        return links;
+    }
+
+    public Packet? Poll(LinkDirection link)
+    {
+        var d = (int)link;
+        var count = _queues.Count;
+        Span<bool> asked = count <= 64 ? stackalloc bool[count] : new bool[count];
+        for (var round = 0; round < count; round++)
+        {
+            var best = -1;
+            var bestPass = long.MaxValue;
+            for (var i = 0; i < count; i++)
+            {
+                var pass = Math.Max(_queues[i].Pass[d], _virtualTime[d]);
+                if (!asked[i] && pass < bestPass)
+                {
+                    bestPass = pass;
+                    best = i;
+                }
+            }
+
+            asked[best] = true;
+            var queue = _queues[best];
+            var packet = TakeLive(queue, link);
+            if (packet is not null)
+            {
+                _virtualTime[d] = bestPass;
+                queue.Pass[d] = bestPass + queue.Stride;
+                return packet;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>Takes the oldest packet of <paramref name="queue"/> for <paramref name="link"/>, dropping expired ones, and points it at its K entry.</summary>
+    private Packet? TakeLive(RouterQueue queue, LinkDirection link)
+    {
+        var now = _node.TimeProvider.GetTimestamp();
+        while (queue.Packets.TryTake(link) is { } packet)
+        {
+            var set = (TargetSet)packet.Attachment!;
+            packet.Attachment = null;
+            if (now - packet.QueuedTimestamp > queue.QueueTimeMaxTicks)
+            {
+                _freeTargets.Push(set);
+                _node.DropQuietly(packet, DropReason.Expired);
+                continue;
+            }
+
+            packet.Destination = ChooseTarget(set.AsSpan(), link);
+            _freeTargets.Push(set);
+            return packet;
+        }
+
+        return null;
+    }
+
+    /// <summary>Picks, at random among several, an entry of K whose shortest path goes through <paramref name="link"/>.</summary>
+    private KeyCoordinate ChooseTarget(ReadOnlySpan<KeyCoordinate> targets, LinkDirection link)
+    {
+        if (targets.Length == 1)
+        {
+            return targets[0];
+        }
+
+        var bit = 1 << (int)link;
+        var matches = 0;
+        var chosen = targets[0];
+        foreach (var target in targets)
+        {
+            if (_node.KeySpace.TryGetRoot(target, _node.Reachability, out var root) && (_node.Routes.NextHops(root) & bit) != 0)
+            {
+                // Reservoir sampling: each matching entry is kept with probability 1/matches.
+                matches++;
+                if (_node.Random.Next(matches) == 0)
+                {
+                    chosen = target;
+                }
+            }
+        }
+
+        return chosen;
+    }
+
+    /// <summary>A link went down: packets that could only leave on it are re-queued for their K, or dropped.</summary>
+    internal void RemoveLink(LinkDirection link)
+    {
+        foreach (var queue in _queues)
+        {
+            _orphans.Clear();
+            queue.Packets.RemoveLink(link, _orphans);
+            foreach (var packet in _orphans.ToArray())
+            {
+                var set = (TargetSet)packet.Attachment!;
+                packet.Attachment = null;
+                set.AsSpan().CopyTo(_scratch);
+                var count = set.Count;
+                _freeTargets.Push(set);
+                Enqueue(packet, _scratch.AsSpan(0, count));
+            }
+        }
+
+        _orphans.Clear();
+    }
+
+    /// <summary>Releases every queued packet (the service left or the node stopped).</summary>
+    internal void ReleaseAll(DropReason reason)
+    {
+        foreach (var queue in _queues)
+        {
+            _orphans.Clear();
+            queue.Packets.DrainAll(_orphans);
+            foreach (var packet in _orphans)
+            {
+                _node.DropQuietly(packet, reason);
+            }
+        }
+
+        _orphans.Clear();
+    }
+
+    private RouterQueue? FindQueue(int id)
+    {
+        foreach (var queue in _queues)
+        {
+            if (queue.Id == id)
+            {
+                return queue;
+            }
+        }
+
+        return null;
+    }
+}

@@ -1,0 +1,148 @@
+using CamCube.Packets;
+using CamCube.Services;
+
+namespace CamCube.Runtime.ExtendedRouting;
+
+/// <summary>
+/// The extended routing service for one service on one node (symbiotic-routing 5). A packet waits
+/// in the queue <c>classify</c> picks, in the ring of every link on a shortest path to one of its
+/// next key coordinates K (never the link it came in on); the first such link to poll takes it,
+/// and its destination becomes the entry of K that link leads to (chosen at random among several).
+/// Queues of one service share links by weighted fair queuing; the node shares links fairly
+/// across services. A packet older than its queue's limit is dropped when it comes up.
+/// </summary>
+internal sealed partial class ExtendedRouter : IExtendedRouter
+{
+    /// <summary>The largest K that F may return.</summary>
+    public const int DefaultTargetsMax = 16;
+
+    private readonly Node _node;
+    private readonly ServiceSlot _slot;
+    private readonly IRoutingProtocol _protocol;
+    private readonly List<RouterQueue> _queues = [];
+    private readonly Stack<TargetSet> _freeTargets = new();
+    private readonly long[] _virtualTime = new long[LinkDirections.Count];
+    private readonly List<Packet> _orphans = [];
+    private readonly KeyCoordinate[] _scratch;
+
+    public ExtendedRouter(Node node, ServiceSlot slot, IRoutingProtocol protocol, RoutingQueueOptions defaultQueue)
+    {
+        _node = node;
+        _slot = slot;
+        _protocol = protocol;
+        _scratch = new KeyCoordinate[TargetsMax];
+        AddQueue(0, defaultQueue);
+    }
+
+    public int TargetsMax => DefaultTargetsMax;
+
+    public int QueuedCount
+    {
+        get
+        {
+            var count = 0;
+            foreach (var queue in _queues)
+            {
+                count += queue.Packets.Count;
+            }
+
+            return count;
+        }
+    }
+
+    public void AddQueue(int queueId, RoutingQueueOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        if (queueId < 0 || FindQueue(queueId) is not null)
+        {
+            throw new ArgumentException($"Queue id {queueId} of {_slot.Service.Name} is negative or already added.", nameof(queueId));
+        }
+
+        if (options.Weight is < 1 or > 1_000 || options.QueueTimeMax <= TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(options), options, "A queue's weight is from 1 to 1,000 and its time limit is positive.");
+        }
+
+        var queue = new RouterQueue(queueId, options, _node.Options.SendQueuePacketsMax, _node.TimeProvider);
+        Array.Copy(_virtualTime, queue.Pass, _virtualTime.Length);
+        _queues.Add(queue);
+    }
+
+    public RouteStatus Route(Packet packet, ushort w = 0)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        if (!_node.IsRunning || !_slot.Registered)
+        {
+            _node.DropQuietly(packet, DropReason.Shutdown);
+            return RouteStatus.DroppedInvalid;
+        }
+
+        var current = KeyCoordinate.At(_node.Self, w);
+        packet.StampHeader(_slot.Id, DestinationKind.Key, _node.HopLimit, _node.Self, current);
+        packet.ArrivalLink = null;
+        return Evaluate(packet, current);
+    }
+
+    public RouteStatus Continue(Packet packet)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        if (packet.DestinationKind != DestinationKind.Key)
+        {
+            _node.DropWithLog(packet, DropReason.Malformed, $"{_slot.Service.Name} handed the extended router a packet without a key destination");
+            return RouteStatus.DroppedInvalid;
+        }
+
+        var destination = packet.Destination;
+        if (_node.KeySpace.TryGetRoot(destination, _node.Reachability, out var root) && root == _node.Self)
+        {
+            return Evaluate(packet, destination);
+        }
+
+        _scratch[0] = destination;
+        return Enqueue(packet, _scratch.AsSpan(0, 1));
+    }
+
+    public int Transmit(Packet packet, ReadOnlySpan<KeyCoordinate> targets)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        var queued = 0;
+        foreach (var target in targets)
+        {
+            var copy = _node.Pool.Rent();
+            packet.CopyTo(copy);
+            copy.ArrivalLink = packet.ArrivalLink;
+            if (Enqueue(copy, [target]) is RouteStatus.Queued or RouteStatus.DeliveredLocally)
+            {
+                queued++;
+            }
+        }
+
+        return queued;
+    }
+
+    /// <summary>Asks F where a packet this server is responsible for goes next, and queues it.</summary>
+    private RouteStatus Evaluate(Packet packet, KeyCoordinate current)
+    {
+        int count;
+        try
+        {
+            count = _protocol.F(packet, current, _scratch);
+        }
+#pragma warning disable CA1031 // A faulty F loses its packet only.
+        catch (Exception ex)
+#pragma warning restore CA1031
+        {
+            Log.ServiceThrew(_node.CreateLogger("CamCube.Runtime.ExtendedRouting"), ex, _slot.Service.Name, "F", _node.Self);
+            _node.DropQuietly(packet, DropReason.RoutingFunctionFault);
+            return RouteStatus.DroppedInvalid;
+        }
+
+        if (count <= 0)
+        {
+            _node.DropQuietly(packet, DropReason.EmptyTargetSet);
+            return RouteStatus.DroppedInvalid;
+        }
+
+        return Enqueue(packet, _scratch.AsSpan(0, Math.Min(count, TargetsMax)));
+    }
+}
