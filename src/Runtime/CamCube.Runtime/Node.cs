@@ -251,6 +251,8 @@ public sealed partial class Node : ITransportSink, ILoopWork
 
     internal void Post(WorkCode code, int argument = 0, Packet? packet = null) => _loop.Post(this, (int)code, argument, packet);
 
+    internal void PostWork(ILoopWork work) => _loop.Post(work, 0, 0, null);
+
     internal ILogger CreateLogger(string category) => _loggerFactory.CreateLogger(category);
 
     private void StartOnLoop()

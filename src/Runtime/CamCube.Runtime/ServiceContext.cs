@@ -90,6 +90,12 @@ internal sealed class ServiceContext(Node node, ServiceSlot slot) : INodeContext
         return slot.Router;
     }
 
+    public ITimer CreateTimer(Action callback, TimeSpan dueTime, TimeSpan period)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        return new LoopTimer(node, callback, dueTime, period);
+    }
+
     public void Drop(Packet packet, DropReason reason)
     {
         ArgumentNullException.ThrowIfNull(packet);

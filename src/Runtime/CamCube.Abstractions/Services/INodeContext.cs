@@ -90,6 +90,13 @@ public interface INodeContext
     /// <exception cref="InvalidOperationException">This service already has a router.</exception>
     IExtendedRouter CreateExtendedRouter(IRoutingProtocol protocol, RoutingQueueOptions defaultQueue);
 
+    /// <summary>
+    /// Creates a timer whose <paramref name="callback"/> runs on the node's event loop, first after
+    /// <paramref name="dueTime"/> and then every <paramref name="period"/> (<see cref="Timeout.InfiniteTimeSpan"/>
+    /// for once). It stops when disposed or when the node stops.
+    /// </summary>
+    ITimer CreateTimer(Action callback, TimeSpan dueTime, TimeSpan period);
+
     /// <summary>Counts a packet this service dropped itself, under <paramref name="reason"/>, and releases it.</summary>
     void Drop(Packet packet, DropReason reason);
 }

@@ -1,0 +1,128 @@
+using System.Buffers.Binary;
+using CamCube.Packets;
+
+namespace CamCube.Services.Diagnostics;
+
+/// <summary>
+/// Ping (camcubeos 4.2.2): a request is routed to a server, every hop increments a counter in its
+/// payload, the destination turns it into a reply and routes it back; the sender reports the round
+/// trip time and the hop counts. Use it on the node's event loop.
+/// </summary>
+/// <remarks>Payload: type (1 request, 2 reply), sequence (4 bytes), send timestamp (8 bytes), outbound hops, return hops (1 byte each).</remarks>
+public sealed class PingService() : ServiceBase(ServiceId, "ping")
+{
+    /// <summary>The ping service's id.</summary>
+    public new const ushort ServiceId = 0x0010;
+
+    private const byte Request = 1;
+    private const byte Reply = 2;
+    private const int PayloadBytes = 15;
+
+    private readonly Dictionary<uint, Pending> _pending = [];
+    private uint _nextSequence;
+
+    /// <summary>Gets the replies that came back after their ping had timed out.</summary>
+    public long LateReplies { get; private set; }
+
+    /// <summary>Pings <paramref name="target"/>; the task completes with the reply, or as lost after <paramref name="timeout"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The target is outside the torus, or the timeout is not positive.</exception>
+    public Task<PingReply> PingAsync(Coordinate target, TimeSpan timeout)
+    {
+        Node.Shape.EnsureContains(target, nameof(target));
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(timeout, TimeSpan.Zero);
+        var sequence = ++_nextSequence;
+        var completion = new TaskCompletionSource<PingReply>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var timer = Node.CreateTimer(() => TimedOut(sequence), timeout, Timeout.InfiniteTimeSpan);
+        _pending.Add(sequence, new Pending(target, completion, timer));
+
+        var packet = Node.CreatePacket();
+        var payload = packet.PayloadArea;
+        payload[0] = Request;
+        BinaryPrimitives.WriteUInt32BigEndian(payload[1..], sequence);
+        BinaryPrimitives.WriteInt64BigEndian(payload[5..], Node.TimeProvider.GetTimestamp());
+        payload[13] = 0;
+        payload[14] = 0;
+        packet.PayloadLength = PayloadBytes;
+        Node.RouteToServer(packet, target);
+        return completion.Task;
+    }
+
+    /// <inheritdoc/>
+    public override ForwardDecision OnForward(Packet packet)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        if (packet.PayloadLength != PayloadBytes)
+        {
+            return ForwardDecision.Drop;
+        }
+
+        CountHop(packet.Payload);
+        return ForwardDecision.Forward;
+    }
+
+    /// <inheritdoc/>
+    public override bool OnDeliver(Packet packet)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        var payload = packet.Payload;
+        if (payload.Length != PayloadBytes)
+        {
+            return false;
+        }
+
+        if (packet.ArrivalLink is not null)
+        {
+            CountHop(payload);
+        }
+
+        if (payload[0] == Request)
+        {
+            // Turn the request around: same payload, back to whoever sent it.
+            payload[0] = Reply;
+            Node.RouteToServer(packet, packet.Source);
+            return true;
+        }
+
+        var sequence = BinaryPrimitives.ReadUInt32BigEndian(payload[1..]);
+        if (!_pending.Remove(sequence, out var pending))
+        {
+            LateReplies++;
+            return false;
+        }
+
+        pending.Timer.Dispose();
+        var rtt = Node.TimeProvider.GetElapsedTime(BinaryPrimitives.ReadInt64BigEndian(payload[5..]));
+        pending.Completion.TrySetResult(new PingReply(pending.Target, Lost: false, rtt, payload[13], payload[14]));
+        return false;
+    }
+
+    /// <inheritdoc/>
+    public override void OnDeregistered()
+    {
+        foreach (var pending in _pending.Values)
+        {
+            pending.Timer.Dispose();
+            pending.Completion.TrySetResult(new PingReply(pending.Target, Lost: true, TimeSpan.Zero, 0, 0));
+        }
+
+        _pending.Clear();
+        base.OnDeregistered();
+    }
+
+    private static void CountHop(Span<byte> payload)
+    {
+        // The hop just taken: outbound while a request, return once it is a reply.
+        var index = payload[0] == Request ? 13 : 14;
+        payload[index] = (byte)Math.Min(255, payload[index] + 1);
+    }
+
+    private void TimedOut(uint sequence)
+    {
+        if (_pending.Remove(sequence, out var pending))
+        {
+            pending.Completion.TrySetResult(new PingReply(pending.Target, Lost: true, TimeSpan.Zero, 0, 0));
+        }
+    }
+
+    private sealed record Pending(Coordinate Target, TaskCompletionSource<PingReply> Completion, ITimer Timer);
+}

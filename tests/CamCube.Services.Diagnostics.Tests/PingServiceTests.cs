@@ -1,0 +1,46 @@
+using CamCube.Testing;
+
+namespace CamCube.Services.Diagnostics.Tests;
+
+public class PingServiceTests
+{
+    [Theory]
+    [InlineData(1, 0, 0, 1)]
+    [InlineData(2, 2, 2, 6)]
+    [InlineData(3, 1, 0, 2)]
+    public async Task PingReportsHopCountsBothWaysAndARoundTripTime(int x, int y, int z, int distance)
+    {
+        var cube = InMemoryCube.Start(new TorusShape(4, 4, 4), n => n.Register(new PingService()));
+        var ping = cube[new Coordinate(0, 0, 0)].GetService<PingService>()!.PingAsync(new Coordinate(x, y, z), TimeSpan.FromSeconds(1));
+        cube.RunUntil(() => ping.IsCompleted, TimeSpan.FromSeconds(2));
+        var reply = await ping;
+        Assert.False(reply.Lost);
+        Assert.Equal(distance, reply.OutboundHops);
+        Assert.Equal(distance, reply.ReturnHops);
+        Assert.True(reply.RoundTripTime >= TimeSpan.Zero);
+    }
+
+    [Fact]
+    public async Task PingToADeadServerIsLostAfterTheTimeout()
+    {
+        var cube = InMemoryCube.Start(new TorusShape(3, 3, 3), n => n.Register(new PingService()));
+        cube.Kill(new Coordinate(1, 1, 1));
+        var start = cube.Clock.Elapsed;
+        var ping = cube[new Coordinate(0, 0, 0)].GetService<PingService>()!.PingAsync(new Coordinate(1, 1, 1), TimeSpan.FromMilliseconds(200));
+        Assert.True(cube.RunUntil(() => ping.IsCompleted, TimeSpan.FromSeconds(2)));
+        Assert.True((await ping).Lost);
+        Assert.InRange(cube.Clock.Elapsed - start, TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(300));
+    }
+
+    [Fact]
+    public async Task PingToItselfTakesNoHop()
+    {
+        var cube = InMemoryCube.Start(new TorusShape(3, 3, 3), n => n.Register(new PingService()));
+        var ping = cube[new Coordinate(2, 2, 2)].GetService<PingService>()!.PingAsync(new Coordinate(2, 2, 2), TimeSpan.FromSeconds(1));
+        cube.RunUntil(() => ping.IsCompleted, TimeSpan.FromSeconds(1));
+        var reply = await ping;
+        Assert.False(reply.Lost);
+        Assert.Equal(0, reply.OutboundHops);
+        Assert.Equal(0, reply.ReturnHops);
+    }
+}
