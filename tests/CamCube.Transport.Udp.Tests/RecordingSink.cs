@@ -15,6 +15,9 @@ internal sealed class RecordingSink : ITransportSink
     /// <summary>Gets or sets whether received frames are released at once (only their bytes are kept).</summary>
     public bool ReleaseFrames { get; set; } = true;
 
+    /// <summary>Gets or sets whether the bytes of received frames are kept (or only counted).</summary>
+    public bool KeepBytes { get; set; } = true;
+
     public int FrameCount
     {
         get
@@ -68,7 +71,7 @@ internal sealed class RecordingSink : ITransportSink
 
     public void OnFrameReceived(LinkDirection link, Packet frame)
     {
-        var bytes = frame.Frame.ToArray();
+        var bytes = KeepBytes ? frame.Frame.ToArray() : [];
         if (ReleaseFrames)
         {
             frame.Release();

@@ -5,8 +5,8 @@ namespace CamCube.Transport.Udp;
 
 /// <summary>
 /// The layout of one UDP datagram, format version 1 (README.md in this project):
-/// a 12-byte header (magic, version, sender link, reserved, 64-bit counter), the body
-/// (length-prefixed frames) encrypted with AES-256-GCM, then the 16-byte tag. The header is the
+/// a 12-byte header (magic, version, sender link, kind, 64-bit counter), the body (length-prefixed
+/// frames, or a credit) encrypted with AES-256-GCM, then the 16-byte tag. The header is the
 /// nonce and the associated data.
 /// </summary>
 internal static class UdpDatagram
@@ -26,6 +26,15 @@ internal static class UdpDatagram
     /// <summary>Header plus tag: what a datagram adds to its body.</summary>
     public const int OverheadBytes = HeaderSizeBytes + TagSizeBytes;
 
+    /// <summary>The kind of a datagram that carries frames.</summary>
+    public const byte KindFrames = 0;
+
+    /// <summary>The kind of a datagram that returns credit: its body is the highest frames counter received.</summary>
+    public const byte KindCredit = 1;
+
+    /// <summary>The size of a credit body.</summary>
+    public const int CreditBodyBytes = 8;
+
     /// <summary>The size of a frame's length prefix.</summary>
     public const int LengthPrefixBytes = 2;
 
@@ -38,16 +47,16 @@ internal static class UdpDatagram
     public const int MagicOffset = 0;
     public const int VersionOffset = 1;
     public const int SenderLinkOffset = 2;
-    public const int ReservedOffset = 3;
+    public const int KindOffset = 3;
     public const int CounterOffset = 4;
 
     /// <summary>Writes the header into the first <see cref="HeaderSizeBytes"/> bytes of <paramref name="datagram"/>.</summary>
-    public static void WriteHeader(Span<byte> datagram, LinkDirection senderLink, ulong counter)
+    public static void WriteHeader(Span<byte> datagram, LinkDirection senderLink, ulong counter, byte kind = KindFrames)
     {
         datagram[MagicOffset] = Magic;
         datagram[VersionOffset] = Version;
         datagram[SenderLinkOffset] = (byte)senderLink;
-        datagram[ReservedOffset] = 0;
+        datagram[KindOffset] = kind;
         BinaryPrimitives.WriteUInt64BigEndian(datagram[CounterOffset..], counter);
     }
 

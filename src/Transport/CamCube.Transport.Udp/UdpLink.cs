@@ -10,10 +10,18 @@ namespace CamCube.Transport.Udp;
 /// </summary>
 internal sealed class UdpLink : IDisposable
 {
-    private readonly Packet?[] _queue;
-    private int _head;
+    /// <summary>The receiver returns credit after this many frames datagrams.</summary>
+    public const int CreditEveryDatagrams = 4;
 
-    public UdpLink(LinkDirection direction, LinkDirection incomingSenderLink, IPEndPoint peer, byte[] sendKey, byte[] receiveKey, int framesInFlightMax)
+    private readonly Packet?[] _queue;
+    private readonly ulong[] _inFlight;
+    private int _head;
+    private int _inFlightHead;
+    private long _creditedCounter;
+    private long _highestReceived;
+    private int _uncredited;
+
+    public UdpLink(LinkDirection direction, LinkDirection incomingSenderLink, IPEndPoint peer, byte[] sendKey, byte[] receiveKey, int framesInFlightMax, int datagramsInFlightMax)
     {
         Direction = direction;
         IncomingSenderLink = incomingSenderLink;
@@ -24,6 +32,7 @@ internal sealed class UdpLink : IDisposable
         CryptographicOperations.ZeroMemory(sendKey);
         CryptographicOperations.ZeroMemory(receiveKey);
         _queue = new Packet?[framesInFlightMax];
+        _inFlight = new ulong[datagramsInFlightMax];
     }
 
     public LinkDirection Direction { get; }
@@ -50,11 +59,24 @@ internal sealed class UdpLink : IDisposable
 
     public TokenBucket? Bucket { get; set; }
 
-    public ITimer? RateTimer { get; set; }
+    /// <summary>Gets or sets the link's one timer: the rate limit's next tokens, or the credit timeout.</summary>
+    public ITimer? Timer { get; set; }
 
     public bool FlushPosted { get; set; }
 
     public bool TimerArmed { get; set; }
+
+    /// <summary>Gets or sets when the armed timer fires, in <see cref="TimeProvider"/> timestamps.</summary>
+    public long TimerDueTimestamp { get; set; }
+
+    /// <summary>Gets or sets when the link ran out of credit, or 0 while it has credit.</summary>
+    public long StalledTimestamp { get; set; }
+
+    /// <summary>Gets the number of frames datagrams sent and not yet credited (event loop).</summary>
+    public int InFlightDatagrams { get; private set; }
+
+    /// <summary>Gets whether every credit is used (event loop).</summary>
+    public bool IsOutOfCredit => InFlightDatagrams == _inFlight.Length;
 
     public bool RoomWanted { get; set; }
 
@@ -74,6 +96,7 @@ internal sealed class UdpLink : IDisposable
     public long FrameBytesReceived;
     public long DatagramsReceived;
     public long SendErrors;
+    public long CreditTimeouts;
 #pragma warning restore SA1401, CA1051
 
     public void Enqueue(Packet frame)
@@ -96,6 +119,73 @@ internal sealed class UdpLink : IDisposable
         return frame;
     }
 
+    /// <summary>Records a frames datagram sent with <paramref name="counter"/> (event loop).</summary>
+    public void AddInFlight(ulong counter)
+    {
+        _inFlight[(_inFlightHead + InFlightDatagrams) % _inFlight.Length] = counter;
+        InFlightDatagrams++;
+    }
+
+    /// <summary>Forgets in-flight datagrams the neighbour has credited (event loop); returns whether any were.</summary>
+    public bool TakeCredit()
+    {
+        var credited = (ulong)Interlocked.Read(ref _creditedCounter);
+        var any = false;
+        while (InFlightDatagrams > 0 && _inFlight[_inFlightHead] <= credited)
+        {
+            _inFlightHead = (_inFlightHead + 1) % _inFlight.Length;
+            InFlightDatagrams--;
+            any = true;
+        }
+
+        return any;
+    }
+
+    /// <summary>Takes every in-flight datagram as lost after the credit timeout (event loop).</summary>
+    public void ForgetInFlight()
+    {
+        _inFlightHead = 0;
+        InFlightDatagrams = 0;
+    }
+
+    /// <summary>Records credit from the neighbour: it has received our frames datagrams up to <paramref name="counter"/> (receive thread).</summary>
+    public void Credit(ulong counter)
+    {
+        long current;
+        do
+        {
+            current = Interlocked.Read(ref _creditedCounter);
+            if ((ulong)current >= counter)
+            {
+                return;
+            }
+        }
+        while (Interlocked.CompareExchange(ref _creditedCounter, (long)counter, current) != current);
+    }
+
+    /// <summary>
+    /// Records a frames datagram received with <paramref name="counter"/> (receive thread);
+    /// returns true every <see cref="CreditEveryDatagrams"/> datagrams, when credit is due.
+    /// </summary>
+    public bool Received(ulong counter)
+    {
+        if ((ulong)Volatile.Read(ref _highestReceived) < counter)
+        {
+            Volatile.Write(ref _highestReceived, (long)counter);
+        }
+
+        if (++_uncredited < CreditEveryDatagrams)
+        {
+            return false;
+        }
+
+        _uncredited = 0;
+        return true;
+    }
+
+    /// <summary>Gets the highest frames counter received, for a credit datagram (event loop).</summary>
+    public ulong HighestReceived => (ulong)Volatile.Read(ref _highestReceived);
+
     public UdpLinkCounters Snapshot() => new(
         Interlocked.Read(ref FramesSent),
         Interlocked.Read(ref FrameBytesSent),
@@ -103,7 +193,8 @@ internal sealed class UdpLink : IDisposable
         Interlocked.Read(ref FramesReceived),
         Interlocked.Read(ref FrameBytesReceived),
         Interlocked.Read(ref DatagramsReceived),
-        Interlocked.Read(ref SendErrors));
+        Interlocked.Read(ref SendErrors),
+        Interlocked.Read(ref CreditTimeouts));
 
     /// <summary>Releases every waiting frame and the keys.</summary>
     public void Dispose()
@@ -113,7 +204,7 @@ internal sealed class UdpLink : IDisposable
             Dequeue().Release();
         }
 
-        RateTimer?.Dispose();
+        Timer?.Dispose();
         SendAead.Dispose();
         ReceiveAead.Dispose();
     }

@@ -8,6 +8,7 @@ namespace CamCube.Transport.Udp;
 /// <param name="FrameBytesReceived">Bytes of those frames.</param>
 /// <param name="DatagramsReceived">Authenticated datagrams received on the link.</param>
 /// <param name="SendErrors">Datagrams the socket refused to send (their frames were dropped, as on a lossy link).</param>
+/// <param name="CreditTimeouts">Times the link waited a whole credit timeout for the neighbour and took its datagrams in flight as lost.</param>
 public readonly record struct UdpLinkCounters(
     long FramesSent,
     long FrameBytesSent,
@@ -15,4 +16,5 @@ public readonly record struct UdpLinkCounters(
     long FramesReceived,
     long FrameBytesReceived,
     long DatagramsReceived,
-    long SendErrors);
+    long SendErrors,
+    long CreditTimeouts);

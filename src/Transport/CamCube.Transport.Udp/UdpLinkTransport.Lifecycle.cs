@@ -38,7 +38,7 @@ public sealed partial class UdpLinkTransport
         var socket = Bind(bind);
         try
         {
-            CreateLinks(peers);
+            CreateLinks(peers, socket.ReceiveBufferSize);
         }
         catch
         {
@@ -156,8 +156,14 @@ public sealed partial class UdpLinkTransport
         }
     }
 
-    private void CreateLinks(IPEndPoint?[] peers)
+    private void CreateLinks(IPEndPoint?[] peers, int receiveBufferBytes)
     {
+        // Credit for what the socket's receive buffer holds when every link is full, counting
+        // each datagram twice for the kernel's bookkeeping; the neighbours' buffers are alike.
+        var linkCount = Math.Max(1, Shape.LinkCount);
+        var datagramsInFlightMax = Math.Min(
+            _options.DatagramsInFlightMax,
+            Math.Max(UdpLink.CreditEveryDatagrams * 2, receiveBufferBytes / (linkCount * _datagramBytesMax * 2)));
         var clusterKey = _options.ClusterKey is { } key ? key.Bytes : LinkKeys.InsecureClusterKey;
 
         // The counter starts at the clock in 100 ns ticks, so a restarted node never reuses a
@@ -182,15 +188,16 @@ public sealed partial class UdpLinkTransport
             var incoming = Shape[direction.AxisOf()] == 2 ? direction : direction.Opposite();
             var sendKey = LinkKeys.Derive(clusterKey, Shape, Self, direction, neighbor);
             var receiveKey = LinkKeys.Derive(clusterKey, Shape, neighbor, incoming, Self);
-            var link = new UdpLink(direction, incoming, peer, sendKey, receiveKey, _options.FramesInFlightMax)
+            var link = new UdpLink(direction, incoming, peer, sendKey, receiveKey, _options.FramesInFlightMax, datagramsInFlightMax)
             {
                 SendCounter = counterStart,
             };
             if (_options.RateLimitBitsPerSecond > 0)
             {
                 link.Bucket = new TokenBucket(_loop.TimeProvider, _options.RateLimitBitsPerSecond, burstBytes);
-                link.RateTimer = _loop.TimeProvider.CreateTimer(s_onRateTimer, link, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
             }
+
+            link.Timer = _loop.TimeProvider.CreateTimer(s_onLinkTimer, link, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
 
             link.Owner = this;
             _links[d] = link;

@@ -69,7 +69,7 @@ public sealed partial class UdpLinkTransport
             datagram.Length > _datagramBytesMax ||
             datagram[UdpDatagram.MagicOffset] != UdpDatagram.Magic ||
             datagram[UdpDatagram.VersionOffset] != UdpDatagram.Version ||
-            datagram[UdpDatagram.ReservedOffset] != 0)
+            datagram[UdpDatagram.KindOffset] > UdpDatagram.KindCredit)
         {
             Interlocked.Increment(ref _droppedMalformed);
             return;
@@ -96,12 +96,26 @@ public sealed partial class UdpLinkTransport
         }
 
         var body = datagram[UdpDatagram.HeaderSizeBytes..^UdpDatagram.TagSizeBytes];
-        var frames = UdpDatagram.CountFrames(body, _frameBytesMax);
+        var isCredit = datagram[UdpDatagram.KindOffset] == UdpDatagram.KindCredit;
+        var frames = isCredit ? 0 : UdpDatagram.CountFrames(body, _frameBytesMax);
 
         // Only an authenticated datagram moves the window, so forged counters cannot push it on.
         if (!link.Replay.TryAccept(counter))
         {
             Interlocked.Increment(ref _droppedReplay);
+            return;
+        }
+
+        if (isCredit)
+        {
+            if (body.Length != UdpDatagram.CreditBodyBytes)
+            {
+                Interlocked.Increment(ref _droppedMalformed);
+                return;
+            }
+
+            link.Credit(BinaryPrimitives.ReadUInt64BigEndian(body));
+            _loop.Post(this, CodeCredit, (int)link.Direction, null);
             return;
         }
 
@@ -113,6 +127,11 @@ public sealed partial class UdpLinkTransport
 
         PostFrames(link, body);
         Interlocked.Increment(ref link.DatagramsReceived);
+        if (link.Received(counter))
+        {
+            // Queued behind the frames, so credit goes back only once the loop has taken them.
+            _loop.Post(this, CodeSendCredit, (int)link.Direction, null);
+        }
     }
 
     private void PostFrames(UdpLink link, ReadOnlySpan<byte> body)

@@ -3,7 +3,7 @@ using System.Net.Sockets;
 
 namespace CamCube.Transport.Udp;
 
-/// <summary>The send path, on the event loop: batching, the rate limit, sealing and room.</summary>
+/// <summary>The send path, on the event loop: batching, credit, the rate limit, sealing and room.</summary>
 public sealed partial class UdpLinkTransport
 {
     /// <summary>
@@ -13,20 +13,38 @@ public sealed partial class UdpLinkTransport
     /// </summary>
     private const int RateLimitBurstMillisecondsDefault = 20;
 
-    private static readonly TimerCallback s_onRateTimer = static state =>
+    private static readonly TimerCallback s_onLinkTimer = static state =>
     {
         var link = (UdpLink)state!;
-        link.Owner?.PostRateTimer(link);
+        link.Owner?.PostLinkTimer(link);
     };
 
     private byte[]? _sendBuffer;
 
-    private void PostRateTimer(UdpLink link)
+    private static TimeSpan TimerMin => TimeSpan.FromMilliseconds(1);
+
+    private void PostLinkTimer(UdpLink link)
     {
         if (!_stopped)
         {
-            _loop.Post(this, CodeRateTimer, (int)link.Direction, null);
+            _loop.Post(this, CodeTimer, (int)link.Direction, null);
         }
+    }
+
+    private void OnTimer(UdpLink link)
+    {
+        link.TimerArmed = false;
+        if (link.IsOutOfCredit && !link.TakeCredit() && link.StalledTimestamp != 0 &&
+            _loop.TimeProvider.GetElapsedTime(link.StalledTimestamp).TotalMilliseconds >= _options.CreditTimeoutMilliseconds)
+        {
+            // The neighbour is gone, or its credit was lost: take what is in flight as lost, as a
+            // lossy cable would, and carry on; the runtime's heartbeats judge the neighbour.
+            link.ForgetInFlight();
+            link.StalledTimestamp = 0;
+            Interlocked.Increment(ref link.CreditTimeouts);
+        }
+
+        FlushAndReportRoom(link);
     }
 
     private void FlushAndReportRoom(UdpLink link)
@@ -41,7 +59,7 @@ public sealed partial class UdpLinkTransport
 
     /// <summary>
     /// Sends the link's waiting frames in datagrams of up to <see cref="UdpTransportOptions.BatchBytesMax"/>
-    /// bytes of body, as far as the rate limit allows (then arms the link's timer). With
+    /// bytes of body, as far as credit and the rate limit allow (then arms the link's timer). With
     /// <paramref name="fullOnly"/>, leaves a last batch that is not full for the end of the burst.
     /// Returns whether it sent anything.
     /// </summary>
@@ -56,6 +74,18 @@ public sealed partial class UdpLinkTransport
                 break;
             }
 
+            if (link.IsOutOfCredit && !link.TakeCredit())
+            {
+                if (link.StalledTimestamp == 0)
+                {
+                    link.StalledTimestamp = _loop.TimeProvider.GetTimestamp();
+                }
+
+                ArmTimer(link, TimeSpan.FromMilliseconds(_options.CreditTimeoutMilliseconds));
+                break;
+            }
+
+            link.StalledTimestamp = 0;
             var frames = 0;
             var bodyBytes = 0;
             while (frames < link.Count)
@@ -72,18 +102,18 @@ public sealed partial class UdpLinkTransport
 
             if (link.Bucket is { } bucket && !bucket.TryTake(UdpDatagram.OverheadBytes + bodyBytes, out var wait))
             {
-                ArmRateTimer(link, wait);
+                ArmTimer(link, wait);
                 break;
             }
 
-            SendDatagram(link, frames, bodyBytes);
+            SendFrames(link, frames, bodyBytes);
             sent = true;
         }
 
         return sent;
     }
 
-    private void SendDatagram(UdpLink link, int frames, int bodyBytes)
+    private void SendFrames(UdpLink link, int frames, int bodyBytes)
     {
         var datagram = _sendBuffer ??= new byte[_datagramBytesMax];
         var counter = link.SendCounter++;
@@ -101,37 +131,63 @@ public sealed partial class UdpLinkTransport
             frame.Release();
         }
 
-        var length = UdpDatagram.Seal(link.SendAead, datagram, bodyBytes);
-        try
+        link.AddInFlight(counter);
+        if (TrySendDatagram(link, UdpDatagram.Seal(link.SendAead, datagram, bodyBytes)))
         {
-            _socket!.SendTo(datagram.AsSpan(0, length), SocketFlags.None, link.PeerAddress);
             Interlocked.Increment(ref link.DatagramsSent);
             Interlocked.Add(ref link.FramesSent, frames);
             Interlocked.Add(ref link.FrameBytesSent, frameBytes);
+        }
+    }
+
+    /// <summary>Returns credit to the neighbour on <paramref name="link"/>: the highest frames counter received so far.</summary>
+    private void SendCredit(UdpLink link)
+    {
+        var datagram = _sendBuffer ??= new byte[_datagramBytesMax];
+        UdpDatagram.WriteHeader(datagram, link.Direction, link.SendCounter++, UdpDatagram.KindCredit);
+        BinaryPrimitives.WriteUInt64BigEndian(datagram.AsSpan(UdpDatagram.HeaderSizeBytes), link.HighestReceived);
+        TrySendDatagram(link, UdpDatagram.Seal(link.SendAead, datagram, UdpDatagram.CreditBodyBytes));
+    }
+
+    private bool TrySendDatagram(UdpLink link, int length)
+    {
+        try
+        {
+            _socket!.SendTo(_sendBuffer.AsSpan(0, length), SocketFlags.None, link.PeerAddress);
+            return true;
         }
         catch (SocketException)
         {
             // A UDP link may lose datagrams; the frames are gone, as on a lossy cable.
             Interlocked.Increment(ref link.SendErrors);
+            return false;
         }
         catch (ObjectDisposedException) when (_stopped)
         {
             // Stopped while sending.
+            return false;
         }
     }
 
-    private static void ArmRateTimer(UdpLink link, TimeSpan wait)
+    /// <summary>Makes the link's timer fire after <paramref name="wait"/>, unless it is armed to fire sooner.</summary>
+    private void ArmTimer(UdpLink link, TimeSpan wait)
     {
-        if (link.TimerArmed)
+        // Timers are coarse (1 ms or more); the bucket's depth keeps the tokens that accrue
+        // meanwhile, so the link keeps its rate between ticks.
+        if (wait < TimerMin)
+        {
+            wait = TimerMin;
+        }
+
+        var clock = _loop.TimeProvider;
+        var due = clock.GetTimestamp() + (long)(wait.TotalSeconds * clock.TimestampFrequency);
+        if (link.TimerArmed && link.TimerDueTimestamp <= due)
         {
             return;
         }
 
-        // Timers are coarse (1 ms or more); the bucket's depth keeps the tokens that accrue
-        // meanwhile, so the link keeps its rate between ticks.
         link.TimerArmed = true;
-        link.RateTimer!.Change(wait < RateTimerMin ? RateTimerMin : wait, Timeout.InfiniteTimeSpan);
+        link.TimerDueTimestamp = due;
+        link.Timer!.Change(wait, Timeout.InfiniteTimeSpan);
     }
-
-    private static TimeSpan RateTimerMin => TimeSpan.FromMilliseconds(1);
 }

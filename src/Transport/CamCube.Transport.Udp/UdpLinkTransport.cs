@@ -20,14 +20,20 @@ namespace CamCube.Transport.Udp;
 /// frames. The transport calls <see cref="ITransportSink.OnLinkRoom"/> once per link after
 /// <see cref="Start"/>, and again after each flush that sent frames or freed room the node found
 /// missing.</para>
+/// <para>Flow control: a link has at most <see cref="UdpTransportOptions.DatagramsInFlightMax"/>
+/// datagrams of frames that the neighbour has not credited back; the neighbour returns credit after
+/// its event loop has taken the frames, so a busy neighbour slows its senders instead of losing
+/// datagrams in its socket buffer.</para>
 /// <para>The datagram format is in README.md beside this file.</para>
 /// </remarks>
 public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDisposable
 {
     private const int CodeRoom = 0;
     private const int CodeFlush = 1;
-    private const int CodeRateTimer = 2;
+    private const int CodeTimer = 2;
     private const int CodeReceived = 3;
+    private const int CodeCredit = 4;
+    private const int CodeSendCredit = 5;
 
     private readonly IEventLoop _loop;
     private readonly PacketPool _pool;
@@ -151,10 +157,11 @@ public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDispo
             SendBatches(l, fullOnly: true);
         }
 
-        if (l.Count > 0 && !l.FlushPosted && !l.TimerArmed)
+        if (l.Count > 0 && !l.FlushPosted)
         {
             // camcubeos 3.3 aggregation: the flush runs after the work item that is sending now,
-            // so every frame of the current burst shares the datagram.
+            // so every frame of the current burst shares the datagram. A flush that finds no
+            // credit or tokens leaves the frames to the credit or the link's timer.
             l.FlushPosted = true;
             _loop.Post(this, CodeFlush, (int)link, null);
         }
@@ -185,9 +192,18 @@ public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDispo
                 _links[argument]!.FlushPosted = false;
                 FlushAndReportRoom(_links[argument]!);
                 break;
-            case CodeRateTimer:
-                _links[argument]!.TimerArmed = false;
-                FlushAndReportRoom(_links[argument]!);
+            case CodeTimer:
+                OnTimer(_links[argument]!);
+                break;
+            case CodeCredit:
+                if (_links[argument]!.TakeCredit() && _links[argument]!.Count > 0)
+                {
+                    FlushAndReportRoom(_links[argument]!);
+                }
+
+                break;
+            case CodeSendCredit:
+                SendCredit(_links[argument]!);
                 break;
             default:
                 packet?.Release();

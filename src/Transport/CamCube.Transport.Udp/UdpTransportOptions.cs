@@ -11,6 +11,12 @@ public sealed class UdpTransportOptions
     /// <summary>The default of <see cref="FramesInFlightMax"/>.</summary>
     public const int DefaultFramesInFlightMax = 64;
 
+    /// <summary>The default of <see cref="DatagramsInFlightMax"/>.</summary>
+    public const int DefaultDatagramsInFlightMax = 32;
+
+    /// <summary>The default of <see cref="CreditTimeoutMilliseconds"/>.</summary>
+    public const int DefaultCreditTimeoutMilliseconds = 200;
+
     /// <summary>The default of <see cref="SocketBufferBytes"/>: 4 MiB.</summary>
     public const int DefaultSocketBufferBytes = 4 * 1024 * 1024;
 
@@ -43,6 +49,20 @@ public sealed class UdpTransportOptions
     /// refuses frames until the transport reports room. Default 64.
     /// </summary>
     public int FramesInFlightMax { get; init; } = DefaultFramesInFlightMax;
+
+    /// <summary>
+    /// Gets the most datagrams a link sends that the neighbour has not yet credited back (flow
+    /// control, so that a busy neighbour's socket buffer does not overflow and drop). The
+    /// transport lowers it to what its socket's receive buffer holds for all its links, but never
+    /// below 8. Default 32.
+    /// </summary>
+    public int DatagramsInFlightMax { get; init; } = DefaultDatagramsInFlightMax;
+
+    /// <summary>
+    /// Gets how long a link whose credit is used up waits for the neighbour's credit before it
+    /// takes the missing datagrams as lost and sends again, in milliseconds. Default 200.
+    /// </summary>
+    public int CreditTimeoutMilliseconds { get; init; } = DefaultCreditTimeoutMilliseconds;
 
     /// <summary>
     /// Gets the rate limit of every link in bits per second, counted over whole datagrams (header
@@ -82,6 +102,12 @@ public sealed class UdpTransportOptions
             throw new ArgumentOutOfRangeException(nameof(FramesInFlightMax), FramesInFlightMax, "FramesInFlightMax is from 1 to 1,048,576 frames.");
         }
 
+        if (DatagramsInFlightMax is < UdpLink.CreditEveryDatagrams * 2 or > 65_536)
+        {
+            throw new ArgumentOutOfRangeException(nameof(DatagramsInFlightMax), DatagramsInFlightMax, $"DatagramsInFlightMax is from {UdpLink.CreditEveryDatagrams * 2} to 65,536 datagrams.");
+        }
+
+        ArgumentOutOfRangeException.ThrowIfLessThan(CreditTimeoutMilliseconds, 1, nameof(CreditTimeoutMilliseconds));
         ArgumentOutOfRangeException.ThrowIfNegative(RateLimitBitsPerSecond, nameof(RateLimitBitsPerSecond));
         ArgumentOutOfRangeException.ThrowIfNegative(RateLimitBurstBytes, nameof(RateLimitBurstBytes));
         ArgumentOutOfRangeException.ThrowIfLessThan(SocketBufferBytes, 4096, nameof(SocketBufferBytes));

@@ -1,0 +1,115 @@
+using CamCube.Packets;
+
+namespace CamCube.Transport.Udp.Tests;
+
+public sealed class UdpLinkTransportFlowControlTests
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(30);
+
+    [Theory]
+    [InlineData(1_000)]
+    [InlineData(100)]
+    public void ABulkTransferAsFastAsTheSenderCanGoLosesNothing(int frameBytes)
+    {
+        const int FrameCount = 20_000;
+        var start = TimeProvider.System.GetTimestamp();
+        using var cube = TestCube.Start(new TorusShape(2, 1, 1));
+        var a = cube.Nodes[0];
+        var b = cube.Nodes[1];
+        b.Sink.KeepBytes = false;
+        var payload = new byte[frameBytes];
+        var queued = 0;
+        a.Sink.OnRoom = link =>
+        {
+            while (queued < FrameCount && a.Transport.HasRoom(link))
+            {
+                Assert.True(a.Transport.TrySend(link, a.Frame(payload)));
+                queued++;
+            }
+        };
+
+        LoopAction.Run(a.Loop, () => a.Sink.OnRoom(LinkDirection.PlusX));
+
+        Assert.True(b.Sink.WaitFor(s => s.FrameCount == FrameCount, s_timeout), $"{b.Sink.FrameCount} of {FrameCount} frames arrived.");
+        Assert.Equal(0, a.Transport.GetCounters(LinkDirection.PlusX).CreditTimeouts);
+
+        // Hundreds of times the time it takes here (tens of milliseconds): a link that stalls
+        // waiting for a timer instead of credit would take seconds.
+        Assert.InRange(TimeProvider.System.GetElapsedTime(start).TotalSeconds, 0, 10);
+    }
+
+    [Fact]
+    public void ASenderWaitsForCreditWhileTheNeighboursLoopIsBusyAndResumesAfter()
+    {
+        using var cube = TestCube.Start(new TorusShape(2, 1, 1), addressing => new UdpTransportOptions
+        {
+            Addressing = addressing,
+            ClusterKey = TestCube.Key,
+            DatagramsInFlightMax = 8,
+            FramesInFlightMax = 16,
+            CreditTimeoutMilliseconds = 60_000,
+        });
+        var a = cube.Nodes[0];
+        var b = cube.Nodes[1];
+        using var busy = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        b.Loop.Post(new BlockingWork(busy, release), 0, 0, null);
+        Assert.True(busy.Wait(s_timeout));
+
+        // One frame per burst, so one datagram each: 8 go out on credit, then 16 wait in the queue.
+        var taken = 0;
+        for (var i = 0; i < 30; i++)
+        {
+            taken += a.SendBurst(LinkDirection.PlusX, [[(byte)i]]);
+
+            // The burst's flush was posted before this no-op, so it has run when the no-op has.
+            LoopAction.Run(a.Loop, () => { });
+            Assert.Equal(Math.Min(taken, 8), a.Transport.GetCounters(LinkDirection.PlusX).DatagramsSent);
+        }
+
+        Assert.Equal(8 + 16, taken);
+        Assert.Equal(8, a.Transport.GetCounters(LinkDirection.PlusX).DatagramsSent);
+        Assert.False(LoopAction.Run(a.Loop, () => a.Transport.HasRoom(LinkDirection.PlusX)));
+
+        release.Set();
+
+        Assert.True(b.Sink.WaitFor(s => s.FrameCount == 24, s_timeout), $"{b.Sink.FrameCount} of 24 frames arrived.");
+        Assert.Equal(Enumerable.Range(0, 24), b.Sink.Frames.Select(f => (int)f.Bytes[0]));
+        Assert.True(LoopAction.Run(a.Loop, () => a.Transport.HasRoom(LinkDirection.PlusX)));
+        Assert.Equal(0, a.Transport.GetCounters(LinkDirection.PlusX).CreditTimeouts);
+    }
+
+    [Fact]
+    public void ALinkWhoseNeighbourIsSilentTakesItsDatagramsAsLostAfterTheCreditTimeout()
+    {
+        var basePort = TestCube.FindFreeBasePort(2);
+        using var node = TestNode.Start(new TorusShape(2, 1, 1), new Coordinate(0, 0, 0), new UdpTransportOptions
+        {
+            Addressing = UdpPeerAddressing.FromBasePort(basePort),
+            ClusterKey = TestCube.Key,
+            DatagramsInFlightMax = 8,
+            CreditTimeoutMilliseconds = 50,
+        });
+
+        // Nobody listens at (1,0,0): after 8 datagrams the link waits, then times out and goes on.
+        for (var i = 0; i < 20; i++)
+        {
+            node.SendBurst(LinkDirection.PlusX, [[(byte)i]]);
+        }
+
+        // The 12 frames that waited leave together in the ninth datagram.
+        Assert.True(node.Sink.WaitFor(_ => node.Transport.GetCounters(LinkDirection.PlusX).FramesSent == 20, s_timeout));
+        var counters = node.Transport.GetCounters(LinkDirection.PlusX);
+        Assert.Equal(9, counters.DatagramsSent);
+        Assert.Equal(1, counters.CreditTimeouts);
+    }
+
+    private sealed class BlockingWork(ManualResetEventSlim busy, ManualResetEventSlim release) : ILoopWork
+    {
+        public void Execute(int code, int argument, Packet? packet)
+        {
+            busy.Set();
+            release.Wait();
+        }
+    }
+}
