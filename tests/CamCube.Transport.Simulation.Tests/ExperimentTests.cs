@@ -1,0 +1,114 @@
+using System.Text.Json;
+using CamCube.Transport.Simulation.Experiments;
+
+namespace CamCube.Transport.Simulation.Tests;
+
+public sealed class ExperimentTests
+{
+    [Fact]
+    public void TorusPathsGiveThePapersBoundWhenNoServerFailed()
+    {
+        var paths = TorusPaths.Measure(new TorusShape(3, 3, 3), new ReachabilityView(new TorusShape(3, 3, 3)));
+
+        Assert.Equal((27, 162L, 702L, 1_458L), (paths.LiveServers, paths.DirectedLinks, paths.ReachablePairs, paths.HopSum));
+        Assert.Equal(1_458.0 / 702, paths.MeanHops);
+        Assert.Equal(162e9 * 702 / 27 / 1_458, paths.AllToAllBoundBitsPerSecond(1_000_000_000));
+        Assert.Equal(3_072.0 / 511, TorusPaths.Measure(new TorusShape(8, 8, 8), new ReachabilityView(new TorusShape(8, 8, 8))).MeanHops);
+    }
+
+    [Fact]
+    public void TorusPathsCountOnlyLinksBetweenLiveServersWhenSomeFailed()
+    {
+        var shape = new TorusShape(3, 1, 1);
+        var paths = TorusPaths.Measure(shape, ReachabilityView.WithUnreachable(shape, [new Coordinate(2, 0, 0)]));
+
+        Assert.Equal((2, 2L, 2L, 2L), (paths.LiveServers, paths.DirectedLinks, paths.ReachablePairs, paths.HopSum));
+        Assert.Equal(1e9, paths.AllToAllBoundBitsPerSecond(1_000_000_000));
+    }
+
+    [Fact]
+    public void PacerCallsBackAtTheExactAverageRateWithoutDrift()
+    {
+        var engine = new SimulationEngine();
+        var calls = new List<long>();
+        var pacer = new Pacer(engine, 300_000, () => calls.Add(engine.ElapsedNanoseconds));
+
+        pacer.Start(TimeSpan.Zero);
+        engine.Run(TimeSpan.FromMicroseconds(14));
+        pacer.Stop();
+        engine.Run(TimeSpan.FromMilliseconds(1));
+
+        Assert.Equal([0L, 3_400, 6_700, 10_000, 13_400], calls);
+    }
+
+    [Fact]
+    public void AllToAllDeliversCloseToTheBoundAndReplaysWhenRunTwice()
+    {
+        var options = new AllToAllOptions { Shape = new TorusShape(3, 3, 3), WarmUp = TimeSpan.FromMilliseconds(1), Measurement = TimeSpan.FromMilliseconds(2) };
+
+        var first = AllToAllExperiment.Run(options);
+        var second = AllToAllExperiment.Run(options);
+
+        Assert.Equal(first with { WallSeconds = 0, PeakWorkingSetBytes = 0 }, second with { WallSeconds = 0, PeakWorkingSetBytes = 0 });
+        Assert.Equal(27, first.Servers);
+        Assert.Equal(1_458.0 / 702, first.MeanHops);
+        Assert.Equal(0, first.PacketsDropped);
+        Assert.InRange(first.ExpectedGbpsPerServer, 2.876, 2.877);
+        Assert.InRange(first.MedianGbpsPerServer, 0.95 * first.ExpectedGbpsPerServer, first.BoundGbpsPerServer);
+    }
+
+    [Fact]
+    public void FailuresGivesOneRunPerFractionAndLessThroughputWithFailures()
+    {
+        var result = FailuresExperiment.Run(new FailuresOptions
+        {
+            Shape = new TorusShape(4, 4, 4),
+            FailedFractions = [0, 0.25],
+            AllToAll = new AllToAllOptions { WarmUp = TimeSpan.FromMilliseconds(1), Measurement = TimeSpan.FromMilliseconds(2) },
+        });
+
+        Assert.Equal([0, 0.25], result.FailedFractions);
+        Assert.Equal([64, 48], result.Runs.Select(r => r.Servers));
+        Assert.Equal(0, result.MedianDropPercent[0]);
+        Assert.True(result.MedianGbpsPerServer[1] < result.MedianGbpsPerServer[0], $"Medians {result.MedianGbpsPerServer[0]} and {result.MedianGbpsPerServer[1]}.");
+        Assert.Equal(result.Runs.Sum(r => r.Events), result.Events);
+    }
+
+    [Fact]
+    public void ChurnAccountsForEverySentPacketAndReplaysWhenRunTwice()
+    {
+        var options = new ChurnOptions
+        {
+            Shape = new TorusShape(4, 4, 4),
+            Duration = TimeSpan.FromSeconds(1),
+            ChurnRatePerSecond = 10,
+            PacketsPerSecondPerServer = 200,
+            Drain = TimeSpan.FromMilliseconds(100),
+        };
+
+        var first = ChurnExperiment.Run(options);
+        var second = ChurnExperiment.Run(options);
+
+        Assert.Equal(first with { WallSeconds = 0, PeakWorkingSetBytes = 0 }, second with { WallSeconds = 0, PeakWorkingSetBytes = 0 });
+        Assert.Equal(first.Sent, first.Delivered + first.Dropped);
+        Assert.Equal(1.28, first.FailureDurationSeconds, 12);
+        Assert.True(first.Failures > 6 && first.Joins > 0, $"{first.Failures} failures and {first.Joins} joins.");
+    }
+
+    [Fact]
+    public void ResultsCarryTheFieldsThePlotsNeedWhenWrittenAsJson()
+    {
+        var allToAll = AllToAllExperiment.Run(new AllToAllOptions { Shape = new TorusShape(3, 3, 1), WarmUp = TimeSpan.FromMilliseconds(1), Measurement = TimeSpan.FromMilliseconds(1) });
+
+        using var json = JsonDocument.Parse(ExperimentJson.Serialize(allToAll));
+
+        var root = json.RootElement;
+        Assert.Equal("all-to-all", root.GetProperty("experiment").GetString());
+        Assert.Equal("3x3x1", root.GetProperty("shape").GetString());
+        Assert.Equal(1, root.GetProperty("seed").GetInt32());
+        Assert.Matches("^[0-9a-f]{16}$", root.GetProperty("traceHash").GetString());
+        Assert.Equal(allToAll.Events, root.GetProperty("events").GetInt64());
+        Assert.Equal(allToAll.ExpectedGbpsPerServer, root.GetProperty("expectedGbpsPerServer").GetDouble());
+        Assert.Equal(allToAll.MedianGbpsPerServer, root.GetProperty("medianGbpsPerServer").GetDouble());
+    }
+}

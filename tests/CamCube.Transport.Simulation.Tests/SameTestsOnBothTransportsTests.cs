@@ -1,0 +1,80 @@
+using CamCube.Services.Diagnostics;
+using HelloService;
+
+namespace CamCube.Transport.Simulation.Tests;
+
+/// <summary>
+/// Service test cases of the runtime's own suites (HelloServiceTests, PingServiceTests), run
+/// unchanged on the in-memory transport and on the simulator.
+/// </summary>
+public sealed class SameTestsOnBothTransportsTests
+{
+    public static TheoryData<string> Transports => [TestCube.InMemory, TestCube.Simulator];
+
+    [Theory]
+    [MemberData(nameof(Transports))]
+    public void QuestionReachesTheKeysRootAndTheAnswerComesBackOnEitherTransport(string transport)
+    {
+        var shape = new TorusShape(3, 3, 3);
+        var cube = TestCube.Start(transport, shape, n => n.Register(new WhoOwnsService()));
+        var asker = cube[new Coordinate(0, 0, 0)].GetService<WhoOwnsService>()!;
+        asker.Ask("alpha");
+        asker.Ask("beta");
+
+        Assert.True(cube.RunUntil(() => asker.Answers.Count == 2, TimeSpan.FromSeconds(1)));
+
+        Assert.Equal(
+            [("alpha", KeySpace.For(shape).GetServersForKey(Key.FromString("alpha"), 1)[0]), ("beta", KeySpace.For(shape).GetServersForKey(Key.FromString("beta"), 1)[0])],
+            asker.Answers.OrderBy(a => a.Key, StringComparer.Ordinal));
+    }
+
+    [Theory]
+    [MemberData(nameof(Transports))]
+    public void NextServerInTheListAnswersWhenTheRootFailsOnEitherTransport(string transport)
+    {
+        var shape = new TorusShape(3, 3, 3);
+        var cube = TestCube.Start(transport, shape, n => n.Register(new WhoOwnsService()));
+        var owners = KeySpace.For(shape).GetServersForKey(Key.FromString("alpha"), 2);
+        cube.Kill(owners[0]);
+        Assert.True(cube.RunUntil(cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        var asker = cube[owners[1] == new Coordinate(0, 0, 0) ? new Coordinate(2, 2, 2) : new Coordinate(0, 0, 0)].GetService<WhoOwnsService>()!;
+
+        asker.Ask("alpha");
+
+        Assert.True(cube.RunUntil(() => asker.Answers.Count == 1, TimeSpan.FromSeconds(1)));
+        Assert.Equal(owners[1], Assert.Single(asker.Answers).Owner);
+    }
+
+    [Theory]
+    [InlineData(TestCube.InMemory, 1, 0, 0, 1)]
+    [InlineData(TestCube.InMemory, 2, 2, 2, 6)]
+    [InlineData(TestCube.Simulator, 1, 0, 0, 1)]
+    [InlineData(TestCube.Simulator, 2, 2, 2, 6)]
+    public async Task PingReportsHopCountsBothWaysOnEitherTransport(string transport, int x, int y, int z, int distance)
+    {
+        var cube = TestCube.Start(transport, new TorusShape(4, 4, 4), n => n.Register(new PingService()));
+        var ping = cube[new Coordinate(0, 0, 0)].GetService<PingService>()!.PingAsync(new Coordinate(x, y, z), TimeSpan.FromSeconds(1));
+
+        Assert.True(cube.RunUntil(() => ping.IsCompleted, TimeSpan.FromSeconds(2)));
+
+        var reply = await ping;
+        Assert.False(reply.Lost);
+        Assert.Equal(distance, reply.OutboundHops);
+        Assert.Equal(distance, reply.ReturnHops);
+    }
+
+    [Theory]
+    [MemberData(nameof(Transports))]
+    public async Task PingToADeadServerIsLostAfterTheTimeoutOnEitherTransport(string transport)
+    {
+        var cube = TestCube.Start(transport, new TorusShape(3, 3, 3), n => n.Register(new PingService()));
+        cube.Kill(new Coordinate(1, 1, 1));
+        var start = cube.Elapsed;
+        var ping = cube[new Coordinate(0, 0, 0)].GetService<PingService>()!.PingAsync(new Coordinate(1, 1, 1), TimeSpan.FromMilliseconds(200));
+
+        Assert.True(cube.RunUntil(() => ping.IsCompleted, TimeSpan.FromSeconds(2)));
+
+        Assert.True((await ping).Lost);
+        Assert.InRange(cube.Elapsed - start, TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(300));
+    }
+}
