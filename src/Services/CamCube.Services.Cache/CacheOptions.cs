@@ -1,0 +1,44 @@
+namespace CamCube.Services.Cache;
+
+/// <summary>Settings of a <see cref="CacheService"/>; every limit is per node.</summary>
+public sealed class CacheOptions
+{
+    /// <summary>Gets or sets k, the number of secondary replica key coordinates per key for hot spots (symbiotic-routing 3.3). 0 routes every read to the primary. Default 8; at most <see cref="HotSpotReplicas.SecondaryCountMax"/>.</summary>
+    public int SecondaryReplicaCount { get; set; } = 8;
+
+    /// <summary>Gets or sets the memory the node's store may use for items, keys and per-item overhead, in bytes; least recently used items are evicted beyond it. Default 64 MiB.</summary>
+    public long MemoryLimitBytes { get; set; } = 64L * 1024 * 1024;
+
+    /// <summary>Gets or sets the largest value an item may hold, in bytes (memcached <c>-I</c>). Default 1 MiB.</summary>
+    public int ItemSizeMaxBytes { get; set; } = 1024 * 1024;
+
+    /// <summary>Gets or sets how long a request waits for its answer before it completes with <see cref="CacheStatus.Timeout"/>. Default 5 seconds.</summary>
+    public TimeSpan RequestTimeout { get; set; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>Gets or sets how many requests this node may have in flight; more complete at once with <see cref="CacheStatus.Busy"/>. Default 4,096.</summary>
+    public int PendingRequestsMax { get; set; } = 4096;
+
+    /// <summary>Gets or sets how many bytes of partly received multi-packet values the node may hold; fragments beyond it are dropped. Default 64 MiB.</summary>
+    public long ReassemblyBytesMax { get; set; } = 64L * 1024 * 1024;
+
+    /// <summary>Gets or sets how many servers the root records as holding copies of one item; beyond it answers go straight to the requester without filling a copy. Default 64.</summary>
+    public int CopyHoldersMax { get; set; } = 64;
+
+    /// <summary>Gets or sets the period of the sweep that times out requests and partial reassemblies. Default 100 ms.</summary>
+    public TimeSpan SweepPeriod { get; set; } = TimeSpan.FromMilliseconds(100);
+
+    /// <summary>Checks the settings.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">A setting is out of range.</exception>
+    public void Validate()
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(SecondaryReplicaCount, nameof(SecondaryReplicaCount));
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(SecondaryReplicaCount, HotSpotReplicas.SecondaryCountMax, nameof(SecondaryReplicaCount));
+        ArgumentOutOfRangeException.ThrowIfLessThan(ItemSizeMaxBytes, 1, nameof(ItemSizeMaxBytes));
+        ArgumentOutOfRangeException.ThrowIfLessThan(MemoryLimitBytes, ItemSizeMaxBytes, nameof(MemoryLimitBytes));
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(RequestTimeout, TimeSpan.Zero, nameof(RequestTimeout));
+        ArgumentOutOfRangeException.ThrowIfLessThan(PendingRequestsMax, 1, nameof(PendingRequestsMax));
+        ArgumentOutOfRangeException.ThrowIfLessThan(ReassemblyBytesMax, ItemSizeMaxBytes, nameof(ReassemblyBytesMax));
+        ArgumentOutOfRangeException.ThrowIfNegative(CopyHoldersMax, nameof(CopyHoldersMax));
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(SweepPeriod, TimeSpan.Zero, nameof(SweepPeriod));
+    }
+}

@@ -1,0 +1,137 @@
+using CamCube.Packets;
+
+namespace CamCube.Services.Cache;
+
+/// <summary>The cache's routing protocol: its F function and what it does with its packets at each hop (symbiotic-routing 7).</summary>
+public sealed partial class CacheService
+{
+    /// <summary>
+    /// symbiotic-routing 7: "At the source of a lookup, F determines the key coordinate of the object
+    /// to be retrieved and returns the key coordinate of the closest replica." At the secondary a hit
+    /// is answered in <see cref="OnHop"/> and never reaches F; on a miss F returns the primary. Writes
+    /// go to the primary from the start.
+    /// </summary>
+    /// <inheritdoc/>
+    public override int F(Packet packet, KeyCoordinate current, Span<KeyCoordinate> next)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        var p = packet.Payload;
+        var primary = CacheMessage.PrimaryOf(p);
+        switch (CacheMessage.StageOf(p))
+        {
+            case RouteStage.Source:
+                var k = HotSpotReplicas.GetSecondaries(primary, Options.SecondaryReplicaCount, Node.Shape, _secondaries);
+                var closest = HotSpotReplicas.ChooseClosest(current, primary, _secondaries.AsSpan(0, k), Node.Shape, p[CacheMessage.TieBreakOffset]);
+                CacheMessage.SetStage(p, closest == primary ? RouteStage.Primary : RouteStage.Secondary);
+                next[0] = closest;
+                return 1;
+            case RouteStage.Secondary:
+                // A miss at the secondary: on to the primary, remembering who will keep the copy.
+                CacheMessage.SetSecondary(p, Node.Self);
+                CacheMessage.SetStage(p, RouteStage.Primary);
+                next[0] = primary;
+                return 1;
+            default:
+                next[0] = primary;
+                return 1;
+        }
+    }
+
+    /// <inheritdoc/>
+    protected override HopAction OnHop(Packet packet, bool responsible)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        var p = packet.Payload;
+        if (!CacheMessage.IsWellFormed(p))
+        {
+            return HopAction.Drop;
+        }
+
+        if (packet.DestinationKind != DestinationKind.Key)
+        {
+            // Answers, invalidations and flushes go to a server by base routing.
+            if (!responsible)
+            {
+                Node.Reroute(packet);
+                return HopAction.Consumed;
+            }
+
+            OnServerMessage(packet);
+            return HopAction.Consumed;
+        }
+
+        if (!responsible || CacheMessage.TypeOf(p) != CacheMessageType.Request)
+        {
+            return HopAction.Route;
+        }
+
+        switch (CacheMessage.StageOf(p))
+        {
+            case RouteStage.Secondary:
+                return AnswerFromCopy(packet) ? HopAction.Consumed : HopAction.Route;
+            case RouteStage.Primary:
+                OnRequestAtRoot(packet);
+                return HopAction.Consumed;
+            default:
+                return HopAction.Route;
+        }
+    }
+
+    /// <summary>Sends a request from its source, in as many fragments as its value needs.</summary>
+    private void SendRequest(CacheRequest request, uint requestId)
+    {
+        var key = request.Key;
+        var primary = Node.KeySpace.KeyCoordinateOf(CacheKeys.MemId(key));
+        var isRead = request.Operation == CacheOperation.Get;
+        var stage = isRead && Options.SecondaryReplicaCount > 0 ? RouteStage.Source : RouteStage.Primary;
+        var tieBreak = (byte)Node.Random.Next(256);
+        var cas = request.Operation is CacheOperation.Increment or CacheOperation.Decrement ? request.Delta : request.CasUnique;
+        if (isRead)
+        {
+            Statistics.CountGetCommand();
+        }
+        else if (request.Operation is >= CacheOperation.Set and <= CacheOperation.Cas)
+        {
+            Statistics.CountSetCommand();
+        }
+
+        var value = request.Value;
+        var offset = 0;
+        do
+        {
+            var packet = Node.CreatePacket();
+            var area = packet.PayloadArea;
+            CacheMessage.Write(area, CacheMessageType.Request, stage, tieBreak, requestId, Node.Self, primary, (byte)request.Operation, key);
+            CacheMessage.SetItem(area, request.Flags, request.ExpirationSeconds, cas);
+            var start = CacheMessage.FixedBytes + key.Length;
+            var chunk = Math.Min(value.Length - offset, packet.PayloadCapacity - start);
+            CacheMessage.SetValue(area, value.Length, offset);
+            value.AsSpan(offset, chunk).CopyTo(area[start..]);
+            packet.PayloadLength = start + chunk;
+            Router.Route(packet, primary.W);
+            offset += chunk;
+        }
+        while (offset < value.Length);
+    }
+
+    /// <summary>At the secondary: a copy answers at once (camcubeos 5.1); returns false on a miss.</summary>
+    private bool AnswerFromCopy(Packet packet)
+    {
+        var p = packet.Payload;
+        var item = Store.Get(CacheMessage.KeyOf(p));
+        if (item is null)
+        {
+            return false;
+        }
+
+        if (item.IsCopy)
+        {
+            Statistics.CountSecondaryHit();
+        }
+
+        CacheMessage.SetHops(p, packet.HopCount);
+        SendResponse(p, CacheStatus.Hit, item, CacheMessage.RequesterOf(p), fill: false);
+        packet.Release();
+        return true;
+    }
+}

@@ -1,0 +1,236 @@
+using CamCube.Packets;
+
+namespace CamCube.Services.Cache;
+
+/// <summary>The root's side (camcubeos 5.1): it executes requests on its items, answers, records and invalidates copies.</summary>
+public sealed partial class CacheService
+{
+    /// <summary>A request reached the root of its memId: execute it and answer.</summary>
+    private void OnRequestAtRoot(Packet packet)
+    {
+        var p = packet.Payload;
+        CacheMessage.SetHops(p, packet.HopCount);
+        var operation = (CacheOperation)CacheMessage.CodeOf(p);
+        var key = CacheMessage.KeyOf(p);
+        var requester = CacheMessage.RequesterOf(p);
+        CacheItem? item;
+        CacheStatus status;
+        switch (operation)
+        {
+            case CacheOperation.Get:
+                item = Store.GetPrimary(key);
+                if (item is null)
+                {
+                    SendResponse(p, CacheStatus.Miss, null, requester, fill: false);
+                    break;
+                }
+
+                // The answer travels back through the secondary that missed, which keeps a copy; the root records it.
+                var secondary = CacheMessage.SecondaryOf(p);
+                var fill = secondary is { } s && s != Node.Self && RecordCopyHolder(item, s);
+                SendResponse(p, CacheStatus.Hit, item, fill ? secondary!.Value : requester, fill);
+                break;
+            case >= CacheOperation.Set and <= CacheOperation.Cas:
+                var value = _assembler!.Add(p, Node.TimeProvider.GetTimestamp());
+                if (value is null)
+                {
+                    break;
+                }
+
+                status = Store.Store(operation, key, CacheMessage.FlagsOf(p), CacheMessage.ExpirationOf(p), value, CacheMessage.CasOf(p), Node.Self, out item);
+                AfterWrite(status, item, p, requester, value.Length == 0 ? null : item);
+                break;
+            case CacheOperation.Delete:
+                status = Store.Delete(key, out item);
+                AfterWrite(status, item, p, requester, null);
+                break;
+            case CacheOperation.Touch:
+                status = Store.Touch(key, CacheMessage.ExpirationOf(p), out item);
+                AfterWrite(status, item, p, requester, null);
+                break;
+            case CacheOperation.GetAndTouch:
+                status = Store.Touch(key, CacheMessage.ExpirationOf(p), out item);
+                AfterWrite(status == CacheStatus.Touched ? CacheStatus.Hit : CacheStatus.Miss, item, p, requester, item);
+                break;
+            case CacheOperation.Increment or CacheOperation.Decrement:
+                status = Store.IncrementOrDecrement(key, CacheMessage.CasOf(p), operation == CacheOperation.Increment, out item);
+                AfterWrite(status, item, p, requester, item);
+                break;
+            default:
+                Node.Drop(packet, DropReason.Malformed);
+                return;
+        }
+
+        packet.Release();
+    }
+
+    /// <summary>A write at the root invalidates every recorded copy (camcubeos 5.1), then the requester hears the outcome.</summary>
+    private void AfterWrite(CacheStatus status, CacheItem? item, ReadOnlySpan<byte> request, Coordinate requester, CacheItem? withValue)
+    {
+        if (item?.CopyHolders is { } holders && status is not (CacheStatus.NotStored or CacheStatus.Exists or CacheStatus.NotFound))
+        {
+            foreach (var holder in holders)
+            {
+                SendInvalidate(request, holder);
+            }
+
+            holders.Clear();
+        }
+
+        SendResponse(request, status, status == CacheStatus.Hit ? withValue : null, requester, fill: false);
+    }
+
+    private bool RecordCopyHolder(CacheItem item, Coordinate holder)
+    {
+        var holders = item.CopyHolders ??= [];
+        if (holders.Contains(holder))
+        {
+            return true;
+        }
+
+        if (holders.Count >= Options.CopyHoldersMax)
+        {
+            return false;
+        }
+
+        holders.Add(holder);
+        return true;
+    }
+
+    /// <summary>Answers the request in <paramref name="request"/>, in as many packets as the item's value needs.</summary>
+    private void SendResponse(ReadOnlySpan<byte> request, CacheStatus status, CacheItem? item, Coordinate to, bool fill)
+    {
+        var start = CacheMessage.FixedBytes + request[CacheMessage.KeyLengthOffset];
+        var value = item?.Value ?? [];
+        var offset = 0;
+        do
+        {
+            var packet = Node.CreatePacket();
+            var area = packet.PayloadArea;
+            request[..start].CopyTo(area);
+            CacheMessage.SetType(area, CacheMessageType.Response);
+            CacheMessage.SetCode(area, (byte)status);
+            CacheMessage.SetItem(area, item?.Flags ?? 0, item is null ? 0 : Store.RemainingSeconds(item), item?.Cas ?? 0);
+            if (!fill)
+            {
+                CacheMessage.SetSecondary(area, null);
+            }
+
+            var chunk = Math.Min(value.Length - offset, packet.PayloadCapacity - start);
+            CacheMessage.SetValue(area, value.Length, offset);
+            value.AsSpan(offset, chunk).CopyTo(area[start..]);
+            packet.PayloadLength = start + chunk;
+            Node.RouteToServer(packet, to);
+            offset += chunk;
+        }
+        while (offset < value.Length);
+    }
+
+    private void SendInvalidate(ReadOnlySpan<byte> request, Coordinate holder)
+    {
+        var start = CacheMessage.FixedBytes + request[CacheMessage.KeyLengthOffset];
+        var packet = Node.CreatePacket();
+        var area = packet.PayloadArea;
+        request[..start].CopyTo(area);
+        CacheMessage.SetType(area, CacheMessageType.Invalidate);
+        CacheMessage.SetValue(area, 0, 0);
+        packet.PayloadLength = start;
+        Statistics.CountInvalidation();
+        Node.RouteToServer(packet, holder);
+    }
+
+    /// <summary>A packet routed to this server: an answer, an invalidation, a flush or its acknowledgement.</summary>
+    private void OnServerMessage(Packet packet)
+    {
+        var p = packet.Payload;
+        switch (CacheMessage.TypeOf(p))
+        {
+            case CacheMessageType.Response:
+                OnResponse(packet);
+                return;
+            case CacheMessageType.Invalidate:
+                if (Store.Get(CacheMessage.KeyOf(p)) is { IsCopy: true })
+                {
+                    Store.Remove(CacheMessage.KeyOf(p));
+                }
+
+                break;
+            case CacheMessageType.Flush:
+                Store.FlushAll(CacheMessage.ExpirationOf(p));
+                var ack = Node.CreatePacket();
+                p[..CacheMessage.FixedBytes].CopyTo(ack.PayloadArea);
+                CacheMessage.SetType(ack.PayloadArea, CacheMessageType.FlushAck);
+                ack.PayloadArea[CacheMessage.KeyLengthOffset] = 0;
+                CacheMessage.SetValue(ack.PayloadArea, 0, 0);
+                ack.PayloadLength = CacheMessage.FixedBytes;
+                Node.RouteToServer(ack, CacheMessage.RequesterOf(p));
+                break;
+            case CacheMessageType.FlushAck:
+                var id = CacheMessage.RequestIdOf(p);
+                if (_pending.TryGetValue(id, out var pending) && --pending.AcksLeft == 0)
+                {
+                    Complete(id, CacheResponse.Of(CacheStatus.Ok));
+                }
+
+                break;
+        }
+
+        packet.Release();
+    }
+
+    /// <summary>An answer: the secondary that asked keeps a copy and passes it on; the requester completes its request.</summary>
+    private void OnResponse(Packet packet)
+    {
+        var p = packet.Payload;
+        var status = (CacheStatus)CacheMessage.CodeOf(p);
+        var requester = CacheMessage.RequesterOf(p);
+        var value = CacheMessage.ValueLengthOf(p) == 0 && status != CacheStatus.Hit ? [] : _assembler!.Add(p, Node.TimeProvider.GetTimestamp());
+        if (CacheMessage.SecondaryOf(p) == Node.Self)
+        {
+            if (status == CacheStatus.Hit && value is not null)
+            {
+                Store.PutCopy(CacheMessage.KeyOf(p), value, CacheMessage.FlagsOf(p), CacheMessage.CasOf(p), CacheMessage.ExpirationOf(p), packet.Source);
+            }
+
+            if (requester != Node.Self)
+            {
+                // The fragment travels on to the requester unchanged but for the secondary mark.
+                CacheMessage.SetSecondary(p, null);
+                Node.RouteToServer(packet, requester);
+                return;
+            }
+        }
+
+        if (requester == Node.Self && value is not null)
+        {
+            var response = status == CacheStatus.Hit
+                ? new CacheResponse(status, value, CacheMessage.FlagsOf(p), CacheMessage.CasOf(p)) { Hops = CacheMessage.HopsOf(p) }
+                : CacheResponse.Of(status);
+            Complete(CacheMessage.RequestIdOf(p), response);
+        }
+
+        packet.Release();
+    }
+
+    /// <summary>flush_all goes to every server this node can reach, each of which acknowledges.</summary>
+    private void SendFlushes(PendingRequest pending)
+    {
+        var shape = Node.Shape;
+        pending.AcksLeft = 0;
+        for (long i = 0; i < shape.ServerCount; i++)
+        {
+            var server = shape.CoordinateAt(i);
+            if (!Node.Reachability.IsReachable(server) && server != Node.Self)
+            {
+                continue;
+            }
+
+            var packet = Node.CreatePacket();
+            CacheMessage.Write(packet.PayloadArea, CacheMessageType.Flush, RouteStage.Primary, 0, pending.RequestId, Node.Self, default, 0, []);
+            CacheMessage.SetItem(packet.PayloadArea, 0, pending.FlushDelaySeconds, 0);
+            packet.PayloadLength = CacheMessage.FixedBytes;
+            pending.AcksLeft++;
+            Node.RouteToServer(packet, server);
+        }
+    }
+}

@@ -1,0 +1,187 @@
+using System.Collections.Concurrent;
+
+namespace CamCube.Services.Cache;
+
+/// <summary>
+/// The distributed cache (camcubeos 5.1, symbiotic-routing 3.3 and 7): a string key hashes to a
+/// memId whose root holds the item; reads go via the closest of k secondary replicas, which answer
+/// hits at once and keep copies of what the root answers; writes at the root invalidate the copies;
+/// items whose root failed are flushed. <see cref="ExecuteAsync"/> may be called from any thread.
+/// </summary>
+public sealed partial class CacheService : RoutedServiceBase
+{
+    /// <summary>The cache service's id.</summary>
+    public new const ushort ServiceId = 0x0020;
+
+    private readonly ConcurrentQueue<PendingRequest> _inbox = new();
+    private readonly Dictionary<uint, PendingRequest> _pending = [];
+    private readonly List<uint> _timedOut = [];
+    private readonly KeyCoordinate[] _secondaries;
+    private CacheStore? _store;
+    private FragmentAssembler? _assembler;
+    private ITimer? _doorbell;
+    private ITimer? _sweep;
+    private int _doorbellRung;
+    private int _inFlight;
+    private uint _nextRequestId;
+
+    /// <summary>Creates the service with <paramref name="options"/> (defaults if null).</summary>
+    /// <exception cref="ArgumentOutOfRangeException">An option is out of range.</exception>
+    public CacheService(CacheOptions? options = null)
+        : base(ServiceId, "cache", new RoutingQueueOptions(TimeSpan.FromSeconds(1)))
+    {
+        Options = options ?? new CacheOptions();
+        Options.Validate();
+        _secondaries = new KeyCoordinate[Options.SecondaryReplicaCount];
+    }
+
+    /// <summary>Gets the settings.</summary>
+    public CacheOptions Options { get; }
+
+    /// <summary>Gets the node's counters, readable from any thread.</summary>
+    public CacheStatistics Statistics { get; } = new();
+
+    /// <summary>Gets the node's store; use on the event loop only.</summary>
+    internal CacheStore Store => _store ?? throw new InvalidOperationException("The cache service is not registered on a node.");
+
+    /// <inheritdoc/>
+    public override void OnRegistered(INodeContext node)
+    {
+        base.OnRegistered(node);
+        _store = new CacheStore(node.TimeProvider, Options.MemoryLimitBytes, Options.ItemSizeMaxBytes);
+        _assembler = new FragmentAssembler(Options.ReassemblyBytesMax);
+        _doorbell = node.CreateTimer(DrainInbox, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+        _sweep = node.CreateTimer(Sweep, Options.SweepPeriod, Options.SweepPeriod);
+    }
+
+    /// <inheritdoc/>
+    public override void OnDeregistered()
+    {
+        _doorbell?.Dispose();
+        _sweep?.Dispose();
+        foreach (var pending in _pending.Values)
+        {
+            Finish(pending, CacheResponse.Of(CacheStatus.Timeout));
+        }
+
+        _pending.Clear();
+        while (_inbox.TryDequeue(out var queued))
+        {
+            Finish(queued, CacheResponse.Of(CacheStatus.Timeout));
+        }
+
+        base.OnDeregistered();
+    }
+
+    /// <summary>
+    /// Runs one cache operation and completes with its answer. Thread-safe: the request is queued
+    /// and run on the node's event loop; the task's continuations run asynchronously.
+    /// </summary>
+    /// <returns>The answer; <see cref="CacheStatus.InvalidKey"/>, <see cref="CacheStatus.TooLarge"/> and <see cref="CacheStatus.Busy"/> complete at once.</returns>
+    /// <exception cref="ArgumentNullException">The request is null.</exception>
+    public Task<CacheResponse> ExecuteAsync(CacheRequest request)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        if (!CacheKeys.IsValid(request.Key))
+        {
+            return Task.FromResult(CacheResponse.Of(CacheStatus.InvalidKey));
+        }
+
+        if (request.Value.Length > Options.ItemSizeMaxBytes)
+        {
+            return Task.FromResult(CacheResponse.Of(CacheStatus.TooLarge));
+        }
+
+        return Enqueue(new PendingRequest(request));
+    }
+
+    /// <summary>
+    /// memcached flush_all: every reachable server drops its items now, or those stored before
+    /// <paramref name="delaySeconds"/> from now once that time comes. Completes with
+    /// <see cref="CacheStatus.Ok"/> when every server acknowledged. Thread-safe.
+    /// </summary>
+    public Task<CacheResponse> FlushAllAsync(int delaySeconds = 0) => Enqueue(new PendingRequest(null, delaySeconds));
+
+    private Task<CacheResponse> Enqueue(PendingRequest pending)
+    {
+        if (Interlocked.Increment(ref _inFlight) > Options.PendingRequestsMax || _doorbell is not { } doorbell)
+        {
+            Interlocked.Decrement(ref _inFlight);
+            return Task.FromResult(CacheResponse.Of(CacheStatus.Busy));
+        }
+
+        _inbox.Enqueue(pending);
+
+        // Ring once per drain: the drain clears the flag before it empties the queue, so nothing waits unseen.
+        if (Interlocked.Exchange(ref _doorbellRung, 1) == 0)
+        {
+            doorbell.Change(TimeSpan.Zero, Timeout.InfiniteTimeSpan);
+        }
+
+        return pending.Task;
+    }
+
+    private void DrainInbox()
+    {
+        Volatile.Write(ref _doorbellRung, 0);
+        while (_inbox.TryDequeue(out var pending))
+        {
+            Start(pending);
+        }
+    }
+
+    private void Start(PendingRequest pending)
+    {
+        pending.RequestId = ++_nextRequestId;
+        pending.Deadline = Node.TimeProvider.GetTimestamp() + (long)(Options.RequestTimeout.TotalSeconds * Node.TimeProvider.TimestampFrequency);
+        _pending.Add(pending.RequestId, pending);
+        if (pending.Request is { } request)
+        {
+            SendRequest(request, pending.RequestId);
+        }
+        else
+        {
+            SendFlushes(pending);
+        }
+    }
+
+    private void Complete(uint requestId, CacheResponse response)
+    {
+        if (_pending.Remove(requestId, out var pending))
+        {
+            Finish(pending, response);
+        }
+    }
+
+    private void Finish(PendingRequest pending, CacheResponse response)
+    {
+        if (pending.Request is { Operation: CacheOperation.Get })
+        {
+            Statistics.CountGet(response.Status == CacheStatus.Hit);
+        }
+
+        Interlocked.Decrement(ref _inFlight);
+        pending.Complete(response);
+    }
+
+    private void Sweep()
+    {
+        var now = Node.TimeProvider.GetTimestamp();
+        foreach (var (id, pending) in _pending)
+        {
+            if (pending.Deadline <= now)
+            {
+                _timedOut.Add(id);
+            }
+        }
+
+        foreach (var id in _timedOut)
+        {
+            Complete(id, CacheResponse.Of(CacheStatus.Timeout));
+        }
+
+        _timedOut.Clear();
+        _assembler!.Sweep(now - (long)(Options.RequestTimeout.TotalSeconds * Node.TimeProvider.TimestampFrequency));
+        Statistics.Snapshot(Store);
+    }
+}

@@ -1,0 +1,212 @@
+namespace CamCube.Services.Cache;
+
+/// <summary>
+/// A node's items (camcubeos 5.1: the value is stored in memory at the memId's root, copies at
+/// secondaries): a map by key bytes, least-recently-used eviction under a memory limit, expiry
+/// by the node's clock and memcached's delayed flush_all. Used on the node's event loop only.
+/// </summary>
+internal sealed partial class CacheStore
+{
+    private readonly Dictionary<byte[], CacheItem> _items = new(ByteKeyComparer.Instance);
+    private readonly Dictionary<byte[], CacheItem>.AlternateLookup<ReadOnlySpan<byte>> _byBytes;
+    private readonly TimeProvider _clock;
+    private CacheItem? _newest;
+    private CacheItem? _oldest;
+    private long _flushAt = long.MinValue;
+    private ulong _lastCas;
+
+    public CacheStore(TimeProvider clock, long memoryLimitBytes, int itemSizeMaxBytes)
+    {
+        _clock = clock;
+        MemoryLimitBytes = memoryLimitBytes;
+        ItemSizeMaxBytes = itemSizeMaxBytes;
+        _byBytes = _items.GetAlternateLookup<ReadOnlySpan<byte>>();
+    }
+
+    public long MemoryLimitBytes { get; }
+
+    public int ItemSizeMaxBytes { get; }
+
+    public int Count => _items.Count;
+
+    public long UsedBytes { get; private set; }
+
+    public long Evictions { get; private set; }
+
+    public long Now => _clock.GetTimestamp();
+
+    /// <summary>Gets a live item (not expired, not flushed) and marks it most recently used; drops a dead one.</summary>
+    public CacheItem? Get(ReadOnlySpan<byte> key)
+    {
+        if (!_byBytes.TryGetValue(key, out var item))
+        {
+            return null;
+        }
+
+        if (IsDead(item, Now))
+        {
+            Unlink(item);
+            _items.Remove(item.Key);
+            return null;
+        }
+
+        MoveToNewest(item);
+        return item;
+    }
+
+    /// <summary>Stores <paramref name="item"/>, replacing any item of its key, and evicts the least recently used beyond the limit.</summary>
+    /// <returns>False if the item alone exceeds the memory limit (it is not stored).</returns>
+    public bool Put(CacheItem item)
+    {
+        if (item.SizeBytes > MemoryLimitBytes)
+        {
+            Remove(item.Key);
+            return false;
+        }
+
+        Remove(item.Key);
+        item.StoredAt = Now;
+        _items.Add(item.Key, item);
+        LinkNewest(item);
+        while (UsedBytes > MemoryLimitBytes && _oldest is { } victim && victim != item)
+        {
+            Unlink(victim);
+            _items.Remove(victim.Key);
+            Evictions++;
+        }
+
+        return true;
+    }
+
+    /// <summary>Changes an item's value in place (append, prepend, incr, decr), keeping the memory count right.</summary>
+    public void ReplaceValue(CacheItem item, byte[] value)
+    {
+        UsedBytes += value.Length - item.Value.Length;
+        item.Value = value;
+        item.StoredAt = Now;
+    }
+
+    /// <summary>Removes the item of <paramref name="key"/>, live or not; returns it or null.</summary>
+    public CacheItem? Remove(ReadOnlySpan<byte> key)
+    {
+        if (!_byBytes.Remove(key, out _, out var item))
+        {
+            return null;
+        }
+
+        Unlink(item);
+        return item;
+    }
+
+    /// <summary>Removes every item <paramref name="predicate"/> picks; returns how many.</summary>
+    public int RemoveWhere(Func<CacheItem, bool> predicate)
+    {
+        var removed = 0;
+        for (var item = _oldest; item is not null;)
+        {
+            var next = item.Newer;
+            if (predicate(item))
+            {
+                Unlink(item);
+                _items.Remove(item.Key);
+                removed++;
+            }
+
+            item = next;
+        }
+
+        return removed;
+    }
+
+    /// <summary>memcached flush_all: with no delay every item goes now; with a delay, every item stored before then dies then.</summary>
+    public void FlushAll(int delaySeconds)
+    {
+        if (delaySeconds <= 0)
+        {
+            _items.Clear();
+            _newest = null;
+            _oldest = null;
+            UsedBytes = 0;
+            _flushAt = long.MinValue;
+            return;
+        }
+
+        _flushAt = Now + (delaySeconds * _clock.TimestampFrequency);
+    }
+
+    /// <summary>Gets the next CAS unique value (the root keeps them; camcubeos 5.1).</summary>
+    public ulong NextCas() => ++_lastCas;
+
+    /// <summary>Gets the timestamp at which an item stored now with <paramref name="expirationSeconds"/> expires.</summary>
+    public long ExpiryOf(int expirationSeconds) => expirationSeconds switch
+    {
+        0 => long.MaxValue,
+        < 0 => Now - 1,
+        _ => Now + (expirationSeconds * _clock.TimestampFrequency),
+    };
+
+    /// <summary>Gets an item's remaining life in whole seconds, rounded up, for a copy: 0 never expires.</summary>
+    public int RemainingSeconds(CacheItem item)
+    {
+        if (item.ExpiresAt == long.MaxValue)
+        {
+            return 0;
+        }
+
+        var left = item.ExpiresAt - Now;
+        return left <= 0 ? -1 : (int)Math.Min(int.MaxValue, (left + _clock.TimestampFrequency - 1) / _clock.TimestampFrequency);
+    }
+
+    private bool IsDead(CacheItem item, long now) =>
+        item.ExpiresAt <= now || (_flushAt != long.MinValue && _flushAt <= now && item.StoredAt <= _flushAt);
+
+    private void LinkNewest(CacheItem item)
+    {
+        item.Older = _newest;
+        item.Newer = null;
+        if (_newest is not null)
+        {
+            _newest.Newer = item;
+        }
+
+        _newest = item;
+        _oldest ??= item;
+        UsedBytes += item.SizeBytes;
+    }
+
+    private void Unlink(CacheItem item)
+    {
+        if (item.Older is not null)
+        {
+            item.Older.Newer = item.Newer;
+        }
+        else
+        {
+            _oldest = item.Newer;
+        }
+
+        if (item.Newer is not null)
+        {
+            item.Newer.Older = item.Older;
+        }
+        else
+        {
+            _newest = item.Older;
+        }
+
+        item.Newer = null;
+        item.Older = null;
+        UsedBytes -= item.SizeBytes;
+    }
+
+    private void MoveToNewest(CacheItem item)
+    {
+        if (_newest == item)
+        {
+            return;
+        }
+
+        Unlink(item);
+        LinkNewest(item);
+    }
+}

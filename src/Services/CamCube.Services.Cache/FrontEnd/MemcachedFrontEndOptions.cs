@@ -1,0 +1,44 @@
+using System.Net;
+
+namespace CamCube.Services.Cache.FrontEnd;
+
+/// <summary>Settings of a <see cref="MemcachedFrontEnd"/>. Every limit is per front-end or per connection, as named.</summary>
+public sealed class MemcachedFrontEndOptions
+{
+    /// <summary>The memcached default port.</summary>
+    public const int DefaultPort = 11211;
+
+    /// <summary>Gets or sets where the front-end listens (TCP only; there is no UDP listener). Default 127.0.0.1:11211; port 0 picks a free one.</summary>
+    public IPEndPoint EndPoint { get; set; } = new(IPAddress.Loopback, DefaultPort);
+
+    /// <summary>Gets or sets how many clients may be connected at once; one more is told <c>SERVER_ERROR Too many open connections</c> and closed. Default 1,024.</summary>
+    public int ConnectionsMax { get; set; } = 1024;
+
+    /// <summary>Gets or sets the longest command line, in bytes; a longer one gets <c>CLIENT_ERROR line too long</c> and the connection closes. Default 4,096.</summary>
+    public int LineLengthMax { get; set; } = 4096;
+
+    /// <summary>Gets or sets how many keys one get may name. Default 128.</summary>
+    public int KeysPerGetMax { get; set; } = 128;
+
+    /// <summary>Gets or sets the buffered reply bytes after which a connection flushes before reading on. Default 64 KiB.</summary>
+    public int ReplyFlushThresholdBytes { get; set; } = 64 * 1024;
+
+    /// <summary>Gets or sets the clock for memcached's absolute expiry times (Unix seconds). Default the system clock.</summary>
+    public TimeProvider TimeProvider { get; set; } = TimeProvider.System;
+
+    /// <summary>Gets or sets the version the <c>version</c> command reports.</summary>
+    public string Version { get; set; } = "1.6.0-camcube";
+
+    /// <summary>Checks the settings.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">A setting is out of range.</exception>
+    /// <exception cref="ArgumentNullException">The end point or the clock is null.</exception>
+    public void Validate()
+    {
+        ArgumentNullException.ThrowIfNull(EndPoint, nameof(EndPoint));
+        ArgumentNullException.ThrowIfNull(TimeProvider, nameof(TimeProvider));
+        ArgumentOutOfRangeException.ThrowIfLessThan(ConnectionsMax, 1, nameof(ConnectionsMax));
+        ArgumentOutOfRangeException.ThrowIfLessThan(LineLengthMax, 300, nameof(LineLengthMax));
+        ArgumentOutOfRangeException.ThrowIfLessThan(KeysPerGetMax, 1, nameof(KeysPerGetMax));
+        ArgumentOutOfRangeException.ThrowIfLessThan(ReplyFlushThresholdBytes, 1, nameof(ReplyFlushThresholdBytes));
+    }
+}
