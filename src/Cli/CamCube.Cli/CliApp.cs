@@ -21,6 +21,9 @@ internal static class CliApp
 
         commands:
           key        which servers hold a key: its id, key coordinate and GetServersForKey
+          cube       run a whole cube on this machine: up, status, kill, start, down
+          ping       ping from one node of the running cube to another
+          node       run one server of a cube over UDP (the generic host; stops on SIGTERM or Ctrl-C)
           help       this text, or 'camcube help <command>'
 
         'camcube <command> --help' describes a command's options.
@@ -53,6 +56,9 @@ internal static class CliApp
             return args[0] switch
             {
                 "key" => KeyCommand.Run(rest, console),
+                "node" => Nodes.NodeCommand.Run(rest, console),
+                "cube" => Cube.CubeCommand.Run(rest, console),
+                "ping" => PingCommand.Run(rest, console),
                 _ => throw new UsageException($"unknown command '{args[0]}'; run 'camcube help' for the list."),
             };
         }
@@ -72,6 +78,9 @@ internal static class CliApp
     private static string? UsageOf(string command) => command switch
     {
         "key" => KeyCommand.Usage,
+        "node" => Nodes.NodeCommand.Usage,
+        "cube" => Cube.CubeCommand.Usage,
+        "ping" => PingCommand.Usage,
         _ => null,
     };
 }

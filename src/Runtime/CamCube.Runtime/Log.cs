@@ -9,6 +9,9 @@ internal static partial class Log
     [LoggerMessage(1, LogLevel.Information, "Node {Self} started in a {Shape} torus")]
     public static partial void NodeStarted(ILogger logger, Coordinate self, TorusShape shape);
 
+    [LoggerMessage(7, LogLevel.Error, "Node {Self} failed to start its transport")]
+    public static partial void NodeStartFailed(ILogger logger, Exception exception, Coordinate self);
+
     [LoggerMessage(2, LogLevel.Information, "Node {Self} stopped")]
     public static partial void NodeStopped(ILogger logger, Coordinate self);
 

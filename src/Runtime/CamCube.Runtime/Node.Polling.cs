@@ -21,6 +21,22 @@ public sealed partial class Node
         }
     }
 
+    /// <summary>
+    /// Pumps the links a packet just queued for may leave on, stopping once it has left: the other
+    /// links had room already, so nothing else was waiting for them.
+    /// </summary>
+    internal void PumpUntilTaken(Packet packet, byte links)
+    {
+        var ticket = packet.QueueTicket;
+        for (var d = 0; d < LinkDirections.Count && packet.QueueTicket == ticket; d++)
+        {
+            if ((links & (1 << d)) != 0)
+            {
+                Pump((LinkDirection)d);
+            }
+        }
+    }
+
     /// <summary>Polls services for <paramref name="link"/> while it has room and someone has a packet for it.</summary>
     internal void Pump(LinkDirection link)
     {

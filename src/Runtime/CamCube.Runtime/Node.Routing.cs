@@ -140,7 +140,7 @@ public sealed partial class Node
 
         packet.QueuedTimestamp = TimeProvider.GetTimestamp();
         slot.Queue.Enqueue(packet, links);
-        PumpLinks(links);
+        PumpUntilTaken(packet, links);
         return RouteStatus.Queued;
     }
 

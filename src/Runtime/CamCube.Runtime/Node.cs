@@ -115,6 +115,9 @@ public sealed partial class Node : ITransportSink, ILoopWork
     /// <summary>Gets which servers the node can reach, as its link-state database says.</summary>
     public IReachabilityView Reachability => Routes.Reachability;
 
+    /// <summary>Gets why the node failed to start (its transport refused), or null.</summary>
+    public Exception? StartError { get; private set; }
+
     /// <summary>Gets whether the node has started and not stopped.</summary>
     public bool IsRunning => _running;
 
@@ -262,13 +265,26 @@ public sealed partial class Node : ITransportSink, ILoopWork
             return;
         }
 
+        try
+        {
+            _transport.Start(this);
+        }
+#pragma warning disable CA1031 // The failure is kept for the host to report, and the node stays stopped.
+        catch (Exception ex)
+#pragma warning restore CA1031
+        {
+            _stopped = true;
+            StartError = ex;
+            Log.NodeStartFailed(_logger, ex, Self);
+            return;
+        }
+
         _running = true;
         if (Options.PublishMetrics)
         {
             _metrics = new NodeMetrics(this);
         }
 
-        _transport.Start(this);
         _liveness.Start();
         _linkState.Originate();
         Log.NodeStarted(_logger, Self, Shape);

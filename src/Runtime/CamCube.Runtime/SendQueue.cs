@@ -39,8 +39,9 @@ internal sealed class SendQueue
             if ((links & (1 << d)) != 0)
             {
                 var ring = _rings[d];
-                if (ring.Count >= 4 * PacketsMax)
+                if (ring.Count >= 2 * PacketsMax)
                 {
+                    // Entries taken through another link linger here until this link polls.
                     ring.Compact();
                 }
 
@@ -144,22 +145,25 @@ internal sealed class SendQueue
             return true;
         }
 
-        /// <summary>Drops stale entries, keeping the live ones in order.</summary>
+        /// <summary>Drops stale entries in place, keeping the live ones in order; allocates nothing.</summary>
         public void Compact()
         {
             var kept = 0;
-            var items = new (Packet, long)[_items.Length];
             for (var i = 0; i < Count; i++)
             {
                 var entry = _items[(_head + i) % _items.Length];
                 if (entry.Packet.QueueTicket == entry.Ticket)
                 {
-                    items[kept++] = entry;
+                    _items[(_head + kept) % _items.Length] = entry;
+                    kept++;
                 }
             }
 
-            _items = items;
-            _head = 0;
+            for (var i = kept; i < Count; i++)
+            {
+                _items[(_head + i) % _items.Length] = default;
+            }
+
             Count = kept;
         }
 

@@ -9,23 +9,26 @@ internal sealed partial class ExtendedRouter
     /// <summary>Queues a packet towards K, or delivers it here again if an entry of K maps to this server.</summary>
     private RouteStatus Enqueue(Packet packet, ReadOnlySpan<KeyCoordinate> targets)
     {
-        // An entry that this server is responsible for: the packet arrives here again (from the
-        // loop, not this call), the service inspects it and F is asked for that coordinate.
-        foreach (var target in targets)
+        // Each entry's root and shortest-path links, resolved once per hop.
+        Span<byte> linksPerTarget = stackalloc byte[targets.Length];
+        byte links = 0;
+        var reachability = _node.Reachability;
+        for (var i = 0; i < targets.Length; i++)
         {
-            if (_node.KeySpace.TryGetRoot(target, _node.Reachability, out var root) && root == _node.Self)
+            if (!_node.KeySpace.TryGetRoot(targets[i], reachability, out var root))
             {
-                if (packet.HopLimit == 0)
-                {
-                    _node.DropWithLog(packet, DropReason.HopLimitExceeded, $"{_slot.Service.Name}'s F kept returning coordinates of this server");
-                    return RouteStatus.DroppedInvalid;
-                }
-
-                packet.HopLimit--;
-                packet.Destination = target;
-                _node.Post(Node.WorkCode.LocalDeliver, _slot.Id, packet);
-                return RouteStatus.DeliveredLocally;
+                continue;
             }
+
+            if (root == _node.Self)
+            {
+                // This server is responsible for the entry: the packet arrives here again (from
+                // the loop, not this call), the service inspects it and F is asked for that coordinate.
+                return DeliverHereAgain(packet, targets[i]);
+            }
+
+            linksPerTarget[i] = _node.Routes.NextHops(root);
+            links |= linksPerTarget[i];
         }
 
         if (packet.HopLimit == 0)
@@ -34,25 +37,20 @@ internal sealed partial class ExtendedRouter
             return RouteStatus.DroppedInvalid;
         }
 
-        var links = EligibleLinks(packet, targets);
+        // Never back out of the link the packet came in on.
+        links &= _node.UpLinks;
+        if (packet.ArrivalLink is { } arrival)
+        {
+            links &= (byte)~(1 << (int)arrival);
+        }
+
         if (links == 0)
         {
             _node.DropQuietly(packet, DropReason.NoRoute);
             return RouteStatus.DroppedUnreachable;
         }
 
-        RouterQueue? queue;
-        try
-        {
-            queue = FindQueue(_protocol.Classify(packet));
-        }
-#pragma warning disable CA1031 // A faulty classify loses its packet only.
-        catch (Exception)
-#pragma warning restore CA1031
-        {
-            queue = null;
-        }
-
+        var queue = Classify(packet);
         if (queue is null)
         {
             _node.DropWithLog(packet, DropReason.RoutingFunctionFault, $"{_slot.Service.Name}'s classify threw or returned a queue that was never added");
@@ -67,33 +65,41 @@ internal sealed partial class ExtendedRouter
 
         var set = _freeTargets.Count > 0 ? _freeTargets.Pop() : new TargetSet(TargetsMax);
         targets.CopyTo(set.Targets);
+        linksPerTarget.CopyTo(set.Links);
         set.Count = targets.Length;
         packet.Attachment = set;
         packet.QueuedTimestamp = _node.TimeProvider.GetTimestamp();
         queue.Packets.Enqueue(packet, links);
-        _node.PumpLinks(links);
+        _node.PumpUntilTaken(packet, links);
         return RouteStatus.Queued;
     }
 
-    /// <summary>The links on a shortest path to some entry of K, except the one the packet came in on.</summary>
-    private byte EligibleLinks(Packet packet, ReadOnlySpan<KeyCoordinate> targets)
+    private RouteStatus DeliverHereAgain(Packet packet, KeyCoordinate target)
     {
-        byte links = 0;
-        foreach (var target in targets)
+        if (packet.HopLimit == 0)
         {
-            if (_node.KeySpace.TryGetRoot(target, _node.Reachability, out var root))
-            {
-                links |= _node.Routes.NextHops(root);
-            }
+            _node.DropWithLog(packet, DropReason.HopLimitExceeded, $"{_slot.Service.Name}'s F kept returning coordinates of this server");
+            return RouteStatus.DroppedInvalid;
         }
 
-        links &= _node.UpLinks;
-        if (packet.ArrivalLink is { } arrival)
-        {
-            links &= (byte)~(1 << (int)arrival);
-        }
+        packet.HopLimit--;
+        packet.Destination = target;
+        _node.Post(Node.WorkCode.LocalDeliver, _slot.Id, packet);
+        return RouteStatus.DeliveredLocally;
+    }
 
-        return links;
+    private RouterQueue? Classify(Packet packet)
+    {
+        try
+        {
+            return FindQueue(_protocol.Classify(packet));
+        }
+#pragma warning disable CA1031 // A faulty classify loses its packet only.
+        catch (Exception)
+#pragma warning restore CA1031
+        {
+            return null;
+        }
     }
 
     public Packet? Poll(LinkDirection link)
@@ -144,7 +150,7 @@ internal sealed partial class ExtendedRouter
                 continue;
             }
 
-            packet.Destination = ChooseTarget(set.AsSpan(), link);
+            packet.Destination = ChooseTarget(set, link);
             _freeTargets.Push(set);
             return packet;
         }
@@ -153,26 +159,22 @@ internal sealed partial class ExtendedRouter
     }
 
     /// <summary>Picks, at random among several, an entry of K whose shortest path goes through <paramref name="link"/>.</summary>
-    private KeyCoordinate ChooseTarget(ReadOnlySpan<KeyCoordinate> targets, LinkDirection link)
+    private KeyCoordinate ChooseTarget(TargetSet set, LinkDirection link)
     {
-        if (targets.Length == 1)
+        if (set.Count == 1)
         {
-            return targets[0];
+            return set.Targets[0];
         }
 
         var bit = 1 << (int)link;
         var matches = 0;
-        var chosen = targets[0];
-        foreach (var target in targets)
+        var chosen = set.Targets[0];
+        for (var i = 0; i < set.Count; i++)
         {
-            if (_node.KeySpace.TryGetRoot(target, _node.Reachability, out var root) && (_node.Routes.NextHops(root) & bit) != 0)
+            // Reservoir sampling: each matching entry is kept with probability 1/matches.
+            if ((set.Links[i] & bit) != 0 && _node.Random.Next(++matches) == 0)
             {
-                // Reservoir sampling: each matching entry is kept with probability 1/matches.
-                matches++;
-                if (_node.Random.Next(matches) == 0)
-                {
-                    chosen = target;
-                }
+                chosen = set.Targets[i];
             }
         }
 

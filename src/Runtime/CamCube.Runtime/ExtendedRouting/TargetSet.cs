@@ -5,6 +5,9 @@ internal sealed class TargetSet(int capacity)
 {
     public KeyCoordinate[] Targets { get; } = new KeyCoordinate[capacity];
 
+    /// <summary>Gets, per target, the links on a shortest path to it, found when the packet was queued.</summary>
+    public byte[] Links { get; } = new byte[capacity];
+
     public int Count { get; set; }
 
     public ReadOnlySpan<KeyCoordinate> AsSpan() => Targets.AsSpan(0, Count);

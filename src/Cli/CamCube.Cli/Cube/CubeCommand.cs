@@ -1,0 +1,169 @@
+using System.Runtime.InteropServices;
+using Microsoft.Extensions.Logging;
+
+namespace CamCube.Cli.Cube;
+
+/// <summary>`camcube cube up|status|kill|start|down`: a whole cube on this machine, for work and for failure drills.</summary>
+internal static partial class CubeCommand
+{
+    public const string Usage = """
+        usage: camcube cube <up|status|kill|start|down> [options]
+
+          cube up [--shape 3x3x3] [--base-port 17000] [--memcached-port 11211 | --no-memcached]
+                  [--in-process] [--detach] [--heartbeat-ms 100] [--timeout-ms 350]
+                        start one node per server on loopback (child processes, or threads with --in-process),
+                        show their state live, and stop them all on Ctrl-C; --detach leaves the cube running
+          cube status [--json]   each node's links, reachable servers and traffic
+          cube kill x,y,z        kill a node's process (a crash), for failure drills
+          cube start x,y,z       start a killed node again
+          cube down              stop the cube
+
+        The cube keeps its key, control sockets and logs in CAMCUBE_STATE_DIR (default: camcube-<user> in the
+        temporary folder); every command finds the running cube there, or give --state-dir.
+        """;
+
+    public static int Run(IReadOnlyList<string> args, CliConsole console)
+    {
+        if (args.Count == 0)
+        {
+            throw new UsageException("cube: say up, status, kill, start or down.");
+        }
+
+        var rest = args.Skip(1).ToArray();
+        return args[0] switch
+        {
+            "up" => Up(rest, console),
+            "status" => Status(rest, console),
+            "kill" => Tell(rest, console, "kill"),
+            "start" => Tell(rest, console, "start"),
+            "down" => Down(rest, console),
+            _ => throw new UsageException($"cube: unknown subcommand '{args[0]}'; use up, status, kill, start or down."),
+        };
+    }
+
+    private static int Up(string[] args, CliConsole console)
+    {
+        var reader = new ArgumentReader("cube up", args, ["--shape", "--base-port", "--memcached-port", "--heartbeat-ms", "--timeout-ms", "--state-dir", "--instance"], ["--in-process", "--detach", "--no-memcached", "--supervise"]);
+        if (reader.Positional.Count > 0)
+        {
+            throw new UsageException($"cube up: unexpected argument '{reader.Positional[0]}'.");
+        }
+
+        var shape = ArgumentReader.ParseShape(reader.Single("--shape") ?? "3x3x3");
+        if (shape.ServerCount > 1_000)
+        {
+            throw new UsageException($"cube up: {shape} has {shape.ServerCount} servers; a cube on one machine runs at most 1000 (use the simulator for more).");
+        }
+
+        var heartbeat = reader.Int("--heartbeat-ms", 100, 1, 60_000);
+        var options = new CubeOptions
+        {
+            Shape = shape,
+            BasePort = reader.Int("--base-port", Nodes.NodeSettings.DefaultBasePort, 1, 65_535 - (int)shape.ServerCount),
+            MemcachedBasePort = reader.Flag("--no-memcached") ? null : reader.Int("--memcached-port", 11_211, 1, 65_535 - (int)shape.ServerCount),
+            InProcess = reader.Flag("--in-process"),
+            HeartbeatMilliseconds = heartbeat,
+            TimeoutMilliseconds = reader.Int("--timeout-ms", heartbeat * 7 / 2, heartbeat + 1, 600_000),
+        };
+        var layout = CubeLayout.Default(reader.Single("--state-dir"));
+        if (reader.Flag("--detach") && !reader.Flag("--supervise"))
+        {
+            return Detach(args, layout, console);
+        }
+
+        return RunSupervisor(options with { Instance = reader.Single("--instance") }, layout, console, live: !reader.Flag("--supervise")).GetAwaiter().GetResult();
+    }
+
+    private static async Task<int> RunSupervisor(CubeOptions options, CubeLayout layout, CliConsole console, bool live)
+    {
+        using var loggerFactory = LoggerFactory.Create(b => b.AddSimpleConsole(o => o.SingleLine = true).SetMinimumLevel(live ? LogLevel.Warning : LogLevel.Information));
+        using var stop = new CancellationTokenSource();
+        using var sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, c => { c.Cancel = true; stop.Cancel(); });
+        using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, c => { c.Cancel = true; stop.Cancel(); });
+        var supervisor = new CubeSupervisor(layout, options, loggerFactory);
+        try
+        {
+            console.Out.WriteLine($"Starting a {options.Shape} cube: {options.Shape.ServerCount} nodes {(options.InProcess ? "in this process" : "as processes")}, UDP ports {options.BasePort}-{options.BasePort + options.Shape.ServerCount - 1} on 127.0.0.1 ...");
+            console.Out.Flush();
+            await supervisor.StartAsync(TimeSpan.FromSeconds(90), stop.Token).ConfigureAwait(false);
+            PrintEndpoints(options, layout, console);
+            console.Out.WriteLine(live ? "The cube is up. Ctrl-C stops it; in another terminal try: camcube cube status, camcube ping 0,0,0 1,1,1" : "The cube is up.");
+            console.Out.Flush();
+            await WatchAsync(supervisor, console, live, stop.Token).ConfigureAwait(false);
+            return CliApp.ExitOk;
+        }
+        catch (OperationCanceledException)
+        {
+            return CliApp.ExitOk;
+        }
+        catch (InvalidOperationException ex)
+        {
+            console.Error.WriteLine($"camcube cube up: {ex.Message}");
+            return CliApp.ExitFailure;
+        }
+        finally
+        {
+            console.Out.WriteLine("Stopping the cube ...");
+            console.Out.Flush();
+            await supervisor.DisposeAsync().ConfigureAwait(false);
+            console.Out.WriteLine("Stopped.");
+            console.Out.Flush();
+        }
+    }
+
+    private static void PrintEndpoints(CubeOptions options, CubeLayout layout, CliConsole console)
+    {
+        if (options.MemcachedBasePort is { } memcached)
+        {
+            console.Out.WriteLine($"memcached front-ends: node (0,0,0) on 127.0.0.1:{memcached}, node i on 127.0.0.1:{memcached}+i (up to {memcached + options.Shape.ServerCount - 1})");
+        }
+
+        console.Out.WriteLine($"state, key and logs: {layout.Directory}");
+    }
+
+    private static int Detach(string[] args, CubeLayout layout, CliConsole console)
+    {
+        Directory.CreateDirectory(layout.LogDirectory);
+        var instance = Guid.NewGuid().ToString("N");
+        var self = SelfInvocation.CreateStartInfo();
+        var logPath = Path.Combine(layout.LogDirectory, "supervisor.log");
+
+        // A new session (setsid), output to a file, no terminal: the supervisor outlives this command and its Ctrl-C.
+        var start = new System.Diagnostics.ProcessStartInfo("/bin/sh") { UseShellExecute = false };
+        start.ArgumentList.Add("-c");
+        start.ArgumentList.Add("exec setsid \"$@\" > \"$LOG\" 2>&1 < /dev/null");
+        start.ArgumentList.Add("sh");
+        start.ArgumentList.Add(self.FileName);
+        foreach (var arg in self.ArgumentList.Concat(["cube", "up"]).Concat(args).Concat(["--supervise", "--state-dir", layout.Directory, "--instance", instance]))
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        start.Environment["LOG"] = logPath;
+        using (System.Diagnostics.Process.Start(start))
+        {
+        }
+
+        var deadline = TimeProvider.System.GetTimestamp() + (120 * TimeProvider.System.TimestampFrequency);
+        while (TimeProvider.System.GetTimestamp() < deadline)
+        {
+            using var status = ControlClient.TryAskAsync(layout.SupervisorSocket, "status", TimeSpan.FromSeconds(1)).GetAwaiter().GetResult();
+            if (status is not null && status.RootElement.TryGetProperty("instance", out var id) && id.GetString() == instance)
+            {
+                console.Out.WriteLine($"The cube is up in the background (supervisor pid {status.RootElement.GetProperty("supervisorPid").GetInt32()}); 'camcube cube down' stops it. Log: {logPath}");
+                return CliApp.ExitOk;
+            }
+
+            if (File.Exists(logPath) && File.ReadAllText(logPath).Contains("camcube cube up:", StringComparison.Ordinal))
+            {
+                console.Error.WriteLine($"camcube cube up: the cube did not start: {string.Join(" | ", File.ReadAllLines(logPath).TakeLast(3))}");
+                return CliApp.ExitFailure;
+            }
+
+            Task.Delay(TimeSpan.FromMilliseconds(200), TimeProvider.System).GetAwaiter().GetResult();
+        }
+
+        console.Error.WriteLine($"camcube cube up: the cube did not answer within 120 s; see {logPath}");
+        return CliApp.ExitFailure;
+    }
+}

@@ -1,0 +1,148 @@
+using System.Globalization;
+using System.Text.Json;
+using CamCube.Cli.Nodes;
+using CamCube.Transport.Udp;
+using Microsoft.Extensions.Logging;
+
+namespace CamCube.Cli.Cube;
+
+/// <summary>
+/// Runs a cube on this machine (`camcube cube up`): one node per server, as child processes (the
+/// default, like the papers' servers) or inside this process; answers `camcube cube status, kill,
+/// start, down` on its control socket; and stops every node when told to.
+/// </summary>
+internal sealed partial class CubeSupervisor : IAsyncDisposable
+{
+    private readonly CubeLayout _layout;
+    private readonly ILogger _logger;
+    private readonly INodeHandle[] _nodes;
+    private readonly TaskCompletionSource _downRequested = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private ControlServer? _control;
+
+    public CubeSupervisor(CubeLayout layout, CubeOptions options, ILoggerFactory loggerFactory)
+    {
+        _layout = layout;
+        Options = options;
+        _logger = loggerFactory.CreateLogger("CamCube.Cube");
+        _nodes = new INodeHandle[options.Shape.ServerCount];
+        for (long i = 0; i < options.Shape.ServerCount; i++)
+        {
+            var c = options.Shape.CoordinateAt(i);
+            _nodes[i] = options.InProcess ? new InProcessNodeHandle(c, layout, options, loggerFactory) : new ProcessNodeHandle(c, layout, options);
+        }
+    }
+
+    public CubeOptions Options { get; }
+
+    /// <summary>Gets a task that completes when `camcube cube down` asks the cube to stop.</summary>
+    public Task DownRequested => _downRequested.Task;
+
+    /// <summary>Starts every node and waits until each answers on its control socket.</summary>
+    /// <exception cref="InvalidOperationException">A cube already runs in this state directory, or a node failed to start (the message quotes its log).</exception>
+    public async Task StartAsync(TimeSpan readyTimeout, CancellationToken cancellationToken)
+    {
+        if (await ControlClient.TryAskAsync(_layout.SupervisorSocket, "status", TimeSpan.FromSeconds(2)).ConfigureAwait(false) is { } running)
+        {
+            running.Dispose();
+            throw new InvalidOperationException($"a cube is already running (state in {_layout.Directory}); stop it with 'camcube cube down' first.");
+        }
+
+        Directory.CreateDirectory(_layout.Directory);
+        Directory.CreateDirectory(Path.Combine(_layout.Directory, "nodes"));
+        Directory.CreateDirectory(_layout.LogDirectory);
+        WriteKeyFile();
+        await Task.WhenAll(_nodes.Select(n => n.StartAsync(cancellationToken))).ConfigureAwait(false);
+        await WaitReadyAsync(readyTimeout, cancellationToken).ConfigureAwait(false);
+        _control = new ControlServer(_layout.SupervisorSocket, HandleAsync, _logger);
+        _control.Start();
+        _logger.LogInformation("Cube {Shape} is up: {Count} nodes, UDP ports {First}-{Last}", Options.Shape, _nodes.Length, Options.BasePort, Options.BasePort + _nodes.Length - 1);
+    }
+
+    /// <summary>Stops every node cleanly (killing those that do not stop in time) and removes the control socket.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        if (_control is not null)
+        {
+            await _control.DisposeAsync().ConfigureAwait(false);
+        }
+
+        await Task.WhenAll(_nodes.Select(n => n.StopAsync(TimeSpan.FromSeconds(5)))).ConfigureAwait(false);
+        if (File.Exists(_layout.KeyFile))
+        {
+            File.Delete(_layout.KeyFile);
+        }
+    }
+
+    /// <summary>Gets every node's status from its control socket (null for a node that does not answer).</summary>
+    public async Task<(Coordinate Self, int? Pid, JsonDocument? Status)[]> GetStatusesAsync()
+    {
+        var statuses = await Task.WhenAll(_nodes.Select(async n =>
+            (n.Self, n.ProcessId, n.IsRunning ? await ControlClient.TryAskAsync(_layout.NodeSocket(n.Self), "status", TimeSpan.FromSeconds(2)).ConfigureAwait(false) : null))).ConfigureAwait(false);
+        return statuses;
+    }
+
+    private void WriteKeyFile()
+    {
+        var key = ClusterKey.CreateRandom();
+        var options = new FileStreamOptions { Mode = FileMode.Create, Access = FileAccess.Write };
+        if (!OperatingSystem.IsWindows())
+        {
+            options.UnixCreateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite;
+        }
+
+        using var stream = new FileStream(_layout.KeyFile, options);
+        using var writer = new StreamWriter(stream);
+        writer.Write(key.ToHexString());
+    }
+
+    private async Task WaitReadyAsync(TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        var deadline = TimeProvider.System.GetTimestamp() + (long)(timeout.TotalSeconds * TimeProvider.System.TimestampFrequency);
+        var pending = _nodes.ToList();
+        while (pending.Count > 0)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            foreach (var node in pending.ToArray())
+            {
+                if (!node.IsRunning)
+                {
+                    throw new InvalidOperationException($"node {node.Self} exited while starting: {LastLines(_layout.NodeLog(node.Self))}");
+                }
+
+                using var status = await ControlClient.TryAskAsync(_layout.NodeSocket(node.Self), "status", TimeSpan.FromSeconds(1)).ConfigureAwait(false);
+                if (status is not null)
+                {
+                    pending.Remove(node);
+                }
+            }
+
+            if (pending.Count > 0 && TimeProvider.System.GetTimestamp() > deadline)
+            {
+                throw new InvalidOperationException($"{pending.Count} nodes did not answer within {timeout.TotalSeconds:0} s, for example {pending[0].Self}: {LastLines(_layout.NodeLog(pending[0].Self))}");
+            }
+
+            if (pending.Count > 0)
+            {
+                await Task.Delay(TimeSpan.FromMilliseconds(100), TimeProvider.System, cancellationToken).ConfigureAwait(false);
+            }
+        }
+    }
+
+    private static string LastLines(string path)
+    {
+        if (!File.Exists(path))
+        {
+            return "(no log)";
+        }
+
+        using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite);
+        using var reader = new StreamReader(stream);
+        var lines = reader.ReadToEnd().Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        return lines.Length == 0 ? "(empty log)" : string.Join(" | ", lines.TakeLast(3));
+    }
+
+    private INodeHandle? Find(string text) =>
+        Coordinate.TryParse(text, out var c) && Options.Shape.Contains(c) ? _nodes[Options.Shape.IndexOf(c)] : null;
+
+    private static string Format(Coordinate c) => string.Create(CultureInfo.InvariantCulture, $"{c.X},{c.Y},{c.Z}");
+}

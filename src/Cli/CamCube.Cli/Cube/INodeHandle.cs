@@ -1,0 +1,20 @@
+namespace CamCube.Cli.Cube;
+
+/// <summary>One node the supervisor runs: a child process, or a node inside the supervisor's own process.</summary>
+internal interface INodeHandle
+{
+    Coordinate Self { get; }
+
+    /// <summary>Gets the process id, or null when the node is not running (or runs in this process).</summary>
+    int? ProcessId { get; }
+
+    bool IsRunning { get; }
+
+    Task StartAsync(CancellationToken cancellationToken);
+
+    /// <summary>Ends the node at once, as a crash: no goodbye to anyone.</summary>
+    Task KillAsync();
+
+    /// <summary>Stops the node cleanly.</summary>
+    Task StopAsync(TimeSpan grace);
+}

@@ -1,0 +1,128 @@
+using CamCube.Packets;
+using CamCube.Transport;
+using CamCube.Runtime;
+using CamCube.Runtime.Loops;
+using CamCube.Services.Diagnostics;
+using CamCube.Transport.Udp;
+using Microsoft.Extensions.Logging;
+
+namespace CamCube.Cli.Nodes;
+
+/// <summary>
+/// One CamCube server over UDP: its event loop thread, its transport, its runtime and the
+/// reference services (ping, key probe, link benchmark). `camcube node` runs one per process;
+/// `camcube cube up --in-process` runs all of them in one.
+/// </summary>
+internal sealed class CamCubeNode : IAsyncDisposable
+{
+    private readonly ILogger _logger;
+    private readonly ThreadedEventLoop _loop;
+    private readonly UdpLinkTransport _transport;
+    private readonly long _startTimestamp;
+    private ControlServer? _control;
+    private bool _stopped;
+
+    private CamCubeNode(NodeSettings settings, ILoggerFactory loggerFactory, ThreadedEventLoop loop, UdpLinkTransport transport, Node node)
+    {
+        Settings = settings;
+        _logger = loggerFactory.CreateLogger("CamCube.Node");
+        _loop = loop;
+        _transport = transport;
+        Node = node;
+        _startTimestamp = TimeProvider.System.GetTimestamp();
+    }
+
+    public NodeSettings Settings { get; }
+
+    public Node Node { get; }
+
+    public IEventLoop Loop => _loop;
+
+    public UdpLinkTransport Transport => _transport;
+
+    public TimeSpan Uptime => TimeProvider.System.GetElapsedTime(_startTimestamp);
+
+    /// <summary>Raised when a control client asks the node to stop.</summary>
+    public event Action? StopRequested;
+
+    /// <summary>Creates and starts a node: binds its UDP socket and control socket and starts the runtime.</summary>
+    /// <exception cref="InvalidOperationException">The key is missing, the port is in use, or the settings are refused; the message says which.</exception>
+    public static async Task<CamCubeNode> StartAsync(NodeSettings settings, ILoggerFactory loggerFactory, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(settings);
+        var key = settings.LoadKey();
+        var logger = loggerFactory.CreateLogger("CamCube.Node");
+        var loop = new ThreadedEventLoop($"camcube-node-{settings.Self.X}-{settings.Self.Y}-{settings.Self.Z}", TimeProvider.System, ex => logger.LogError(ex, "A work item failed on the event loop"));
+        var pool = new PacketPool();
+        UdpLinkTransport? transport = null;
+        try
+        {
+            transport = new UdpLinkTransport(settings.Shape, settings.Self, loop, pool, new UdpTransportOptions
+            {
+                Addressing = settings.Addressing,
+                ClusterKey = key,
+                AllowInsecure = settings.Insecure && key is null,
+                RateLimitBitsPerSecond = settings.RateLimitBitsPerSecond,
+            });
+            var options = new NodeOptions
+            {
+                HeartbeatInterval = settings.HeartbeatInterval,
+                HeartbeatTimeout = settings.HeartbeatTimeout,
+                Seed = settings.Seed,
+            };
+            var node = new Node(transport, loop, pool, options, loggerFactory);
+            node.Register(new PingService());
+            node.Register(new KeyProbeService());
+            node.Register(new LinkBenchmarkService());
+            node.Start();
+
+            // Starting runs on the loop; a bind failure (port in use) surfaces here with its message.
+            var error = await LoopInvoker.InvokeAsync(loop, () => node.StartError).WaitAsync(cancellationToken).ConfigureAwait(false);
+            if (error is not null)
+            {
+                throw new InvalidOperationException($"node {settings.Self}: {error.Message}", error);
+            }
+
+            var cube = new CamCubeNode(settings, loggerFactory, loop, transport, node);
+            if (settings.ControlSocket is not null)
+            {
+                cube._control = new ControlServer(settings.ControlSocket, (line, ct) => ControlResponses.HandleAsync(cube, line, ct), loggerFactory.CreateLogger("CamCube.Control"));
+                cube._control.StopRequested += () => cube.StopRequested?.Invoke();
+                cube._control.Start();
+            }
+
+            logger.LogInformation("Node {Self} of {Shape} listening on {Endpoint}", settings.Self, settings.Shape, settings.Addressing.GetBindEndPoint(settings.Shape, settings.Self));
+            return cube;
+        }
+        catch
+        {
+            transport?.Dispose();
+            loop.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Stops the node: runtime, transport, control socket and loop.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        if (_stopped)
+        {
+            return;
+        }
+
+        _stopped = true;
+        if (_control is not null)
+        {
+            await _control.DisposeAsync().ConfigureAwait(false);
+        }
+
+        await LoopInvoker.InvokeAsync(_loop, () =>
+        {
+            Node.Stop();
+            return true;
+        }).ConfigureAwait(false);
+        await LoopInvoker.InvokeAsync(_loop, () => true).ConfigureAwait(false);
+        _loop.Dispose();
+        _logger.LogInformation("Node {Self} stopped", Settings.Self);
+    }
+}

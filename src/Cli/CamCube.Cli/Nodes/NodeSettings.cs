@@ -1,0 +1,54 @@
+using System.Net;
+using CamCube.Transport.Udp;
+
+namespace CamCube.Cli.Nodes;
+
+/// <summary>Everything one node process needs: where it is, how to reach its neighbours, its key, its services.</summary>
+internal sealed record NodeSettings
+{
+    /// <summary>The default UDP base port: node i listens on base + i.</summary>
+    public const int DefaultBasePort = 17_000;
+
+    public required TorusShape Shape { get; init; }
+
+    public required Coordinate Self { get; init; }
+
+    public required UdpPeerAddressing Addressing { get; init; }
+
+    /// <summary>Gets the cluster key file; null reads the key from the CAMCUBE_CLUSTER_KEY environment variable.</summary>
+    public string? KeyFile { get; init; }
+
+    public bool Insecure { get; init; }
+
+    /// <summary>Gets the Unix socket the node answers control commands on (status, ping, stop), or null for none.</summary>
+    public string? ControlSocket { get; init; }
+
+    /// <summary>Gets the memcached front-end's endpoint, or null for none.</summary>
+    public IPEndPoint? MemcachedEndPoint { get; init; }
+
+    public TimeSpan HeartbeatInterval { get; init; } = TimeSpan.FromMilliseconds(100);
+
+    public TimeSpan HeartbeatTimeout { get; init; } = TimeSpan.FromMilliseconds(350);
+
+    public long RateLimitBitsPerSecond { get; init; }
+
+    public int Seed { get; init; } = 1;
+
+    /// <summary>Loads the cluster key this node was told to use, or null when running insecure.</summary>
+    /// <exception cref="InvalidOperationException">No key was found and insecure mode is off.</exception>
+    public ClusterKey? LoadKey()
+    {
+        if (KeyFile is not null)
+        {
+            return ClusterKey.FromFile(KeyFile);
+        }
+
+        var key = ClusterKey.FromEnvironment();
+        if (key is null && !Insecure)
+        {
+            throw new InvalidOperationException($"node {Self}: no cluster key. {ClusterKey.HowToProvide}");
+        }
+
+        return key;
+    }
+}

@@ -1,0 +1,26 @@
+using CamCube.Testing;
+
+namespace CamCube.Services.Diagnostics.Tests;
+
+public class KeyProbeServiceTests
+{
+    [Fact]
+    public async Task ProbeFindsTheRootTheKeyspaceGivesBeforeAndAfterAFailure()
+    {
+        var shape = new TorusShape(3, 3, 3);
+        var cube = InMemoryCube.Start(shape, n => n.Register(new KeyProbeService()));
+        var key = KeySpace.For(shape).KeyCoordinateOf(Key.FromString("user:42"));
+        var owners = KeySpace.For(shape).GetServersForKey(key, 2);
+        var asker = cube[new Coordinate(0, 0, 0) == owners[0] ? new Coordinate(1, 1, 1) : new Coordinate(0, 0, 0)].GetService<KeyProbeService>()!;
+
+        var first = asker.FindRootAsync(key, TimeSpan.FromSeconds(1));
+        cube.RunUntil(() => first.IsCompleted, TimeSpan.FromSeconds(1));
+        Assert.Equal(owners[0], await first);
+
+        cube.Kill(owners[0]);
+        Assert.True(cube.RunUntil(cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        var second = asker.FindRootAsync(key, TimeSpan.FromSeconds(1));
+        cube.RunUntil(() => second.IsCompleted, TimeSpan.FromSeconds(1));
+        Assert.Equal(owners[1], await second);
+    }
+}
