@@ -1,0 +1,67 @@
+using System.Text.Json;
+using CamCube.Cli.Cube;
+
+namespace CamCube.Integration.Tests;
+
+/// <summary>A 3x3x3 cube of 27 real `camcube node` processes on loopback, started detached for a test class and stopped after it.</summary>
+public sealed class CubeFixture : IDisposable
+{
+    public static readonly TorusShape Shape = new(3, 3, 3);
+
+    public CubeFixture()
+    {
+        StateDirectory = Path.Combine(Path.GetTempPath(), "cc-it-" + Environment.ProcessId);
+        if (Directory.Exists(StateDirectory))
+        {
+            Directory.Delete(StateDirectory, recursive: true);
+        }
+
+        // A port range of our own: tests of other processes may run at the same time.
+        BasePort = 30_000 + (Environment.ProcessId % 500 * 60);
+        var (exit, output, error) = Camcube.Run(StateDirectory, "cube", "up", "--detach", "--base-port", BasePort.ToString(System.Globalization.CultureInfo.InvariantCulture), "--no-memcached");
+        if (exit != 0)
+        {
+            throw new InvalidOperationException($"cube up failed ({exit}): {output} {error}");
+        }
+
+        Layout = new CubeLayout(StateDirectory);
+    }
+
+    public string StateDirectory { get; }
+
+    public int BasePort { get; }
+
+    internal CubeLayout Layout { get; }
+
+    public JsonElement Ask(Coordinate node, string request, int timeoutSeconds = 30)
+    {
+        using var answer = ControlClient.AskAsync(Layout.NodeSocket(node), request, TimeSpan.FromSeconds(timeoutSeconds)).GetAwaiter().GetResult();
+        return answer.RootElement.Clone();
+    }
+
+    /// <summary>Polls a condition on the cube (over its control sockets) until it holds or the timeout passes.</summary>
+    public bool WaitFor(Func<bool> condition, TimeSpan timeout)
+    {
+        var deadline = TimeProvider.System.GetTimestamp() + (long)(timeout.TotalSeconds * TimeProvider.System.TimestampFrequency);
+        while (TimeProvider.System.GetTimestamp() < deadline)
+        {
+            if (condition())
+            {
+                return true;
+            }
+
+            Task.Delay(TimeSpan.FromMilliseconds(50), TimeProvider.System).GetAwaiter().GetResult();
+        }
+
+        return condition();
+    }
+
+    public void Dispose()
+    {
+        Camcube.Run(StateDirectory, "cube", "down");
+        if (Directory.Exists(StateDirectory))
+        {
+            Directory.Delete(StateDirectory, recursive: true);
+        }
+    }
+}
