@@ -1,0 +1,101 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Net;
+using System.Net.Sockets;
+
+namespace CamCube.Integration.Tests;
+
+/// <summary>`camcube cube up` in the foreground: the in-process mode, Ctrl-C, and a port that is taken.</summary>
+public sealed class CubeUpTests
+{
+    private static int BasePort(int slot) => 45_000 + (Environment.ProcessId % 300 * 60) + (slot * 20) % 60;
+
+    [Fact]
+    public async Task InProcessCubeComesUpAnswersAndStopsOnCtrlC()
+    {
+        var state = Path.Combine(Path.GetTempPath(), "cc-up-" + Environment.ProcessId);
+        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true, UseShellExecute = false };
+        foreach (var arg in new[] { Path.Combine(AppContext.BaseDirectory, "camcube.dll"), "cube", "up", "--shape", "2x2x2", "--in-process", "--no-memcached", "--base-port", BasePort(0).ToString(CultureInfo.InvariantCulture) })
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        start.Environment["CAMCUBE_STATE_DIR"] = state;
+        using var process = Process.Start(start)!;
+        var lines = new List<string>();
+        var up = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        process.OutputDataReceived += (_, e) =>
+        {
+            if (e.Data is null)
+            {
+                return;
+            }
+
+            lock (lines)
+            {
+                lines.Add(e.Data);
+            }
+
+            if (e.Data.StartsWith("The cube is up", StringComparison.Ordinal))
+            {
+                up.TrySetResult();
+            }
+        };
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        await up.Task.WaitAsync(TimeSpan.FromMinutes(2));
+
+        var (exit, output, error) = Camcube.Run(state, "cube", "status", "--json");
+        Assert.True(exit == 0, error);
+        Assert.Equal(8, System.Text.Json.JsonDocument.Parse(output).RootElement.GetArrayLength());
+        (exit, output, error) = Camcube.Run(state, "ping", "0,0,0", "1,1,1", "--json");
+        Assert.True(exit == 0, error);
+        Assert.Contains("\"hops\":3", output, StringComparison.Ordinal);
+
+        // Ctrl-C: SIGINT to the supervisor stops every node and exits cleanly.
+        using (var kill = Process.Start("kill", ["-INT", process.Id.ToString(CultureInfo.InvariantCulture)]))
+        {
+            await kill.WaitForExitAsync();
+        }
+
+        await process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
+        Assert.Equal(0, process.ExitCode);
+        lock (lines)
+        {
+            Assert.Contains("Stopped.", lines);
+        }
+
+        Assert.NotEqual(0, Camcube.Run(state, "cube", "status").Exit);
+    }
+
+    [Fact]
+    public void PortInUseIsReportedWithTheNodeAndTheReason()
+    {
+        var state = Path.Combine(Path.GetTempPath(), "cc-busy-" + Environment.ProcessId);
+        var basePort = BasePort(1);
+        using var squatter = new Socket(AddressFamily.InterNetwork, SocketType.Dgram, ProtocolType.Udp);
+        squatter.Bind(new IPEndPoint(IPAddress.Loopback, basePort + 3));
+        var (exit, _, error) = Camcube.Run(state, "cube", "up", "--shape", "2x2x1", "--in-process", "--no-memcached", "--base-port", basePort.ToString(CultureInfo.InvariantCulture));
+        Assert.Equal(1, exit);
+        Assert.Contains("camcube cube up:", error, StringComparison.Ordinal);
+        Assert.Contains("(1,1,0)", error, StringComparison.Ordinal);
+        Assert.Contains((basePort + 3).ToString(CultureInfo.InvariantCulture), error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void NodeWithoutAKeyRefusesToStartAndSaysHowToProvideOne()
+    {
+        var (exit, _, error) = Camcube.Run(Path.GetTempPath(), "node", "--shape", "3x3x3", "--coord", "1,1,1", "--base-port", BasePort(2).ToString(CultureInfo.InvariantCulture));
+        Assert.Equal(1, exit);
+        Assert.Contains("no cluster key", error, StringComparison.Ordinal);
+        Assert.Contains("CAMCUBE_CLUSTER_KEY", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void NodeWithABadCoordinateExitsWithUsage()
+    {
+        var (exit, _, error) = Camcube.Run(Path.GetTempPath(), "node", "--shape", "3x3x3", "--coord", "3,0,0", "--insecure");
+        Assert.Equal(2, exit);
+        Assert.Contains("outside the torus 3x3x3", error, StringComparison.Ordinal);
+    }
+}
