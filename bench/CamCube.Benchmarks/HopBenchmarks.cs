@@ -1,7 +1,7 @@
+using BenchmarkDotNet.Attributes;
 using CamCube.Packets;
 using CamCube.Services;
 using CamCube.Testing;
-using BenchmarkDotNet.Attributes;
 
 namespace CamCube.Benchmarks;
 

@@ -17,35 +17,35 @@ internal sealed partial class CubeSupervisor
             case ["status"]:
                 return (Json(WriteState), false);
             case ["kill", var target]:
-            {
-                var node = Find(target);
-                if (node is null)
                 {
-                    return (Error($"'{target}' is not a coordinate of {Options.Shape}"), false);
-                }
+                    var node = Find(target);
+                    if (node is null)
+                    {
+                        return (Error($"'{target}' is not a coordinate of {Options.Shape}"), false);
+                    }
 
-                await node.KillAsync().ConfigureAwait(false);
-                _logger.LogWarning("Killed node {Self}", node.Self);
-                return (Json(w => w.WriteString("killed", Format(node.Self))), false);
-            }
+                    await node.KillAsync().ConfigureAwait(false);
+                    _logger.LogWarning("Killed node {Self}", node.Self);
+                    return (Json(w => w.WriteString("killed", Format(node.Self))), false);
+                }
 
             case ["start", var target]:
-            {
-                var node = Find(target);
-                if (node is null)
                 {
-                    return (Error($"'{target}' is not a coordinate of {Options.Shape}"), false);
-                }
+                    var node = Find(target);
+                    if (node is null)
+                    {
+                        return (Error($"'{target}' is not a coordinate of {Options.Shape}"), false);
+                    }
 
-                if (node.IsRunning)
-                {
-                    return (Error($"node {Format(node.Self)} is already running"), false);
-                }
+                    if (node.IsRunning)
+                    {
+                        return (Error($"node {Format(node.Self)} is already running"), false);
+                    }
 
-                await node.StartAsync(cancellationToken).ConfigureAwait(false);
-                _logger.LogInformation("Started node {Self}", node.Self);
-                return (Json(w => w.WriteString("started", Format(node.Self))), false);
-            }
+                    await node.StartAsync(cancellationToken).ConfigureAwait(false);
+                    _logger.LogInformation("Started node {Self}", node.Self);
+                    return (Json(w => w.WriteString("started", Format(node.Self))), false);
+                }
 
             case ["down"]:
                 _downRequested.TrySetResult();

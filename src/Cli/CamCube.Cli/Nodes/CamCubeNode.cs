@@ -1,8 +1,8 @@
 using CamCube.Packets;
-using CamCube.Transport;
 using CamCube.Runtime;
 using CamCube.Runtime.Loops;
 using CamCube.Services.Diagnostics;
+using CamCube.Transport;
 using CamCube.Transport.Udp;
 using Microsoft.Extensions.Logging;
 
