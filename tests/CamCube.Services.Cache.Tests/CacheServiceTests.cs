@@ -71,7 +71,9 @@ public class CacheServiceTests
         Set(cube, root, key, B("v1"));
         foreach (var node in cube.LiveNodes.ToArray())
         {
-            Assert.Equal("v1", Encoding.ASCII.GetString(Get(cube, node.Self, key).Value));
+            var first = Get(cube, node.Self, key);
+            Assert.True(first.Status == CacheStatus.Hit, $"first read from {node.Self}: {first.Status}");
+            Assert.Equal("v1", Encoding.ASCII.GetString(first.Value));
         }
 
         var copies = CopyHolders(cube, key);

@@ -63,12 +63,12 @@ public sealed class RealTimeCube : IDisposable
         }).ConfigureAwait(false);
 
         var deadline = TimeProvider.System.GetTimestamp() + (long)(timeout.TotalSeconds * TimeProvider.System.TimestampFrequency);
-        while (!await cube.InvokeAsync(cube.AllLinksUp).ConfigureAwait(false))
+        while (!await cube.InvokeAsync(cube.Converged).ConfigureAwait(false))
         {
             if (TimeProvider.System.GetTimestamp() > deadline)
             {
                 cube.Dispose();
-                throw new TimeoutException($"The links of the {shape} cube did not all come up within {timeout}.");
+                throw new TimeoutException($"The links of the {shape} cube did not all come up and converge within {timeout}.");
             }
 
             await Task.Delay(TimeSpan.FromMilliseconds(10), TimeProvider.System).ConfigureAwait(false);
@@ -96,10 +96,15 @@ public sealed class RealTimeCube : IDisposable
         Loop.Dispose();
     }
 
-    private bool AllLinksUp()
+    private bool Converged()
     {
         foreach (var node in _nodes)
         {
+            if (node.Reachability.ReachableCount != Shape.ServerCount)
+            {
+                return false;
+            }
+
             for (var d = 0; d < LinkDirections.Count; d++)
             {
                 if (Shape.HasLink((LinkDirection)d) && !node.IsLinkUp((LinkDirection)d))

@@ -28,10 +28,9 @@ public sealed partial class CacheService : RoutedServiceBase
     /// <summary>Creates the service with <paramref name="options"/> (defaults if null).</summary>
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range.</exception>
     public CacheService(CacheOptions? options = null)
-        : base(ServiceId, "cache", new RoutingQueueOptions(TimeSpan.FromSeconds(1)))
+        : base(ServiceId, "cache", new RoutingQueueOptions(Validated(options).RequestTimeout))
     {
-        Options = options ?? new CacheOptions();
-        Options.Validate();
+        Options = Validated(options);
         _secondaries = new KeyCoordinate[Options.SecondaryReplicaCount];
     }
 
@@ -101,6 +100,14 @@ public sealed partial class CacheService : RoutedServiceBase
     /// <see cref="CacheStatus.Ok"/> when every server acknowledged. Thread-safe.
     /// </summary>
     public Task<CacheResponse> FlushAllAsync(int delaySeconds = 0) => Enqueue(new PendingRequest(null, delaySeconds));
+
+    /// <summary>A request may wait in the routing queue as long as its requester waits for it, and no longer.</summary>
+    private static CacheOptions Validated(CacheOptions? options)
+    {
+        options ??= new CacheOptions();
+        options.Validate();
+        return options;
+    }
 
     private Task<CacheResponse> Enqueue(PendingRequest pending)
     {

@@ -7,8 +7,11 @@ internal sealed partial class MemcachedConnection
     {
         if (count > 1)
         {
-            // Sub-statistics (items, slabs, settings...) have nothing to report here.
-            Write(Token(1).SequenceEqual("reset"u8) ? "RESET\r\n"u8 : "END\r\n"u8);
+            // Known sub-statistics have nothing to report here; an unknown one (even "noreply") is an error, as in memcached.
+            var group = Token(1);
+            Write(group.SequenceEqual("reset"u8) ? "RESET\r\n"u8
+                : group.SequenceEqual("settings"u8) || group.SequenceEqual("items"u8) || group.SequenceEqual("slabs"u8) || group.SequenceEqual("sizes"u8) || group.SequenceEqual("conns"u8) ? "END\r\n"u8
+                : "ERROR\r\n"u8);
             return;
         }
 
