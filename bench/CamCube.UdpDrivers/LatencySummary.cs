@@ -1,0 +1,19 @@
+namespace CamCube.UdpDrivers;
+
+/// <summary>Min, median, p99 and max of round-trip times in microseconds (nearest rank).</summary>
+internal readonly record struct LatencySummary(int Count, double Min, double Median, double P99, double Max)
+{
+    public static LatencySummary Of(IReadOnlyCollection<double> microseconds)
+    {
+        if (microseconds.Count == 0)
+        {
+            return new LatencySummary(0, double.NaN, double.NaN, double.NaN, double.NaN);
+        }
+
+        var sorted = microseconds.Order().ToArray();
+        return new LatencySummary(sorted.Length, sorted[0], Rank(sorted, 0.50), Rank(sorted, 0.99), sorted[^1]);
+    }
+
+    private static double Rank(double[] sorted, double fraction) =>
+        sorted[Math.Clamp((int)Math.Ceiling(fraction * sorted.Length) - 1, 0, sorted.Length - 1)];
+}

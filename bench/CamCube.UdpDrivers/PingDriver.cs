@@ -1,0 +1,206 @@
+using System.Buffers.Binary;
+using System.Globalization;
+using System.Net;
+using System.Net.Sockets;
+using CamCube.Cli.Nodes;
+using CamCube.Services.Diagnostics;
+using CamCube.Transport.Udp;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace CamCube.UdpDrivers;
+
+/// <summary>
+/// 1-hop ping RTT through the runtime against a plain UDP ping-pong, in the same run. The runtime
+/// path: node (0,0,0) of a 2x1x1 cube in this process pings node (1,0,0) in a child process, over
+/// UDP on loopback with a cluster key (AES-GCM), through PingService (its own RTT, taken on the
+/// node's loop). The plain path: a connected UDP socket in this process sends a datagram of the
+/// same size to an echo server in another child process and blocks for the echo. The two
+/// alternate in blocks so that load from other work on the host falls on both alike.
+/// </summary>
+internal static class PingDriver
+{
+    public const int DefaultBasePort = 29_000;
+    public const int DefaultEchoPort = 29_010;
+
+    /// <summary>The size of a ping's datagram: UDP transport header, one length prefix, packet header, ping payload (15 bytes), AES-GCM tag.</summary>
+    private static readonly int s_datagramBytes = DatagramSizes.Ping;
+
+    private const int WarmupCount = 300;
+    private static readonly TorusShape s_shape = new(2, 1, 1);
+
+    public static NodeSettings NodeSettingsFor(Coordinate self, int basePort) => new()
+    {
+        Shape = s_shape,
+        Self = self,
+        Addressing = UdpPeerAddressing.FromBasePort(basePort),
+    };
+
+    public static async Task<int> RunAsync(DriverArguments arguments)
+    {
+        var count = arguments.Int("count", 2000);
+        var blocks = Math.Min(arguments.Int("blocks", 10), count);
+        var basePort = arguments.Int("base-port", DefaultBasePort);
+        var echoPort = arguments.Int("echo-port", DefaultEchoPort);
+        var perBlock = (count + blocks - 1) / blocks;
+
+        await Console.Out.WriteLineAsync(await MachineInfo.DescribeAsync().ConfigureAwait(false)).ConfigureAwait(false);
+        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"ping: {blocks} blocks of {perBlock} pings per path, alternating, after {WarmupCount} warm-up pings each; {s_datagramBytes}-byte datagrams both ways")).ConfigureAwait(false);
+
+        // A fresh cluster key for this run, handed to the nodes through the environment (never the command line).
+        var key = ClusterKey.CreateRandom().ToHexString();
+        Environment.SetEnvironmentVariable(ClusterKey.DefaultEnvironmentVariable, key);
+        var environment = new Dictionary<string, string> { [ClusterKey.DefaultEnvironmentVariable] = key };
+        var limit = (60 + (count / 50)).ToString(CultureInfo.InvariantCulture);
+        var ready = TimeSpan.FromSeconds(30);
+
+        var echo = await ChildProcess.StartAsync("echo-server", environment, ready, "--port", Text(echoPort), "--max-seconds", limit).ConfigureAwait(false);
+        await using var echoScope = echo.ConfigureAwait(false);
+        var peer = await ChildProcess.StartAsync("ping-node", environment, ready, "--base-port", Text(basePort), "--max-seconds", limit).ConfigureAwait(false);
+        await using var peerScope = peer.ConfigureAwait(false);
+        var node = await CamCubeNode.StartAsync(NodeSettingsFor(new Coordinate(0, 0, 0), basePort), NullLoggerFactory.Instance, CancellationToken.None).ConfigureAwait(false);
+        await using var nodeScope = node.ConfigureAwait(false);
+        using var plain = new PlainPingClient(echoPort);
+        var target = new Coordinate(1, 0, 0);
+
+        if (!await WaitForLinkAsync(node, target, TimeSpan.FromSeconds(20)).ConfigureAwait(false))
+        {
+            await Console.Error.WriteLineAsync("node (1,0,0) never answered a ping; is the port range free?").ConfigureAwait(false);
+            return 1;
+        }
+
+        var runtime = new List<double>(count);
+        var udp = new List<double>(count);
+        var lost = new int[2];
+        await RuntimePingsAsync(node, target, WarmupCount, null, lost).ConfigureAwait(false);
+        plain.Run(WarmupCount, null, lost);
+        Array.Clear(lost);
+
+        for (var b = 0; b < blocks; b++)
+        {
+            var n = Math.Min(perBlock, count - (b * perBlock));
+            if (b % 2 == 0)
+            {
+                await RuntimePingsAsync(node, target, n, runtime, lost).ConfigureAwait(false);
+                plain.Run(n, udp, lost);
+            }
+            else
+            {
+                plain.Run(n, udp, lost);
+                await RuntimePingsAsync(node, target, n, runtime, lost).ConfigureAwait(false);
+            }
+        }
+
+        var r = LatencySummary.Of(runtime);
+        var p = LatencySummary.Of(udp);
+        var ratio = r.Median / p.Median;
+        await Console.Out.WriteLineAsync($"""
+
+            | path                                         | pings | lost | min µs | median µs | p99 µs | max µs |
+            |----------------------------------------------|------:|-----:|-------:|----------:|-------:|-------:|
+            {Row("runtime: PingService, 1 hop (0,0,0)->(1,0,0)", r, lost[0])}
+            {Row("plain UDP ping-pong (echo process)", p, lost[1])}
+
+            ratio of medians (runtime / plain UDP): {ratio.ToString("F2", CultureInfo.InvariantCulture)}  (goal <= 1.5: {(ratio <= 1.5 ? "met" : "not met")})
+            p99 ratio: {(r.P99 / p.P99).ToString("F2", CultureInfo.InvariantCulture)}
+            """).ConfigureAwait(false);
+        return 0;
+    }
+
+    private static string Text(int value) => value.ToString(CultureInfo.InvariantCulture);
+
+    private static string Row(string name, LatencySummary s, int lost) => string.Create(
+        CultureInfo.InvariantCulture,
+        $"| {name,-44} | {s.Count,5} | {lost,4} | {s.Min,6:F1} | {s.Median,9:F1} | {s.P99,6:F1} | {s.Max,6:F1} |");
+
+    private static async Task<bool> WaitForLinkAsync(CamCubeNode node, Coordinate target, TimeSpan limit)
+    {
+        var start = TimeProvider.System.GetTimestamp();
+        while (TimeProvider.System.GetElapsedTime(start) < limit)
+        {
+            var task = await LoopInvoker.InvokeAsync(node.Loop, () => node.Node.GetService<PingService>()!.PingAsync(target, TimeSpan.FromMilliseconds(500))).ConfigureAwait(false);
+            if (!(await task.ConfigureAwait(false)).Lost)
+            {
+                return true;
+            }
+
+            await Task.Delay(TimeSpan.FromMilliseconds(100), TimeProvider.System).ConfigureAwait(false);
+        }
+
+        return false;
+    }
+
+    /// <summary>One ping at a time, each started on the node's loop; the RTT is PingService's own (loop to loop).</summary>
+    private static async Task RuntimePingsAsync(CamCubeNode node, Coordinate target, int count, List<double>? rtts, int[] lost)
+    {
+        var ping = node.Node.GetService<PingService>()!;
+        for (var i = 0; i < count; i++)
+        {
+            var task = await LoopInvoker.InvokeAsync(node.Loop, () => ping.PingAsync(target, TimeSpan.FromSeconds(1))).ConfigureAwait(false);
+            var reply = await task.ConfigureAwait(false);
+            if (reply.Lost || reply.OutboundHops != 1)
+            {
+                lost[0]++;
+                continue;
+            }
+
+            rtts?.Add(reply.RoundTripTime.TotalMicroseconds);
+        }
+    }
+
+    /// <summary>A connected UDP socket: send a sequence number and timestamp, block for the echo.</summary>
+    private sealed class PlainPingClient : IDisposable
+    {
+        private readonly Socket _socket = new(AddressFamily.InterNetwork, SocketType.Dgram, ProtocolType.Udp);
+        private readonly byte[] _send = new byte[s_datagramBytes];
+        private readonly byte[] _receive = new byte[65_536];
+        private uint _sequence;
+
+        public PlainPingClient(int echoPort)
+        {
+            _socket.Connect(new IPEndPoint(IPAddress.Loopback, echoPort));
+            _socket.ReceiveTimeout = 1000;
+        }
+
+        public void Run(int count, List<double>? rtts, int[] lost)
+        {
+            for (var i = 0; i < count; i++)
+            {
+                var sequence = ++_sequence;
+                BinaryPrimitives.WriteUInt32BigEndian(_send, sequence);
+                var start = TimeProvider.System.GetTimestamp();
+                _socket.Send(_send);
+                if (!ReceiveEcho(sequence))
+                {
+                    lost[1]++;
+                    continue;
+                }
+
+                var rtt = TimeProvider.System.GetElapsedTime(start);
+                rtts?.Add(rtt.TotalMicroseconds);
+            }
+        }
+
+        public void Dispose() => _socket.Dispose();
+
+        private bool ReceiveEcho(uint sequence)
+        {
+            while (true)
+            {
+                int length;
+                try
+                {
+                    length = _socket.Receive(_receive);
+                }
+                catch (SocketException ex) when (ex.SocketErrorCode is SocketError.TimedOut or SocketError.WouldBlock)
+                {
+                    return false;
+                }
+
+                if (length == s_datagramBytes && BinaryPrimitives.ReadUInt32BigEndian(_receive) == sequence)
+                {
+                    return true;
+                }
+            }
+        }
+    }
+}
