@@ -61,3 +61,25 @@ public class KeyTests
         Assert.Equal(new KeyCoordinate(0x8000, 5, 0, 0x31), big);
     }
 }
+
+public class SeedsTests
+{
+    [Fact]
+    public void SeedsAreFixedAcrossProcessesAndDifferPerServerAndStream()
+    {
+        // A fixed value: a seed derived with the per-process randomised HashCode would fail this in some process.
+        Assert.Equal(Seeds.For(1, new Coordinate(1, 2, 3)), Seeds.For(1, new Coordinate(1, 2, 3)));
+        Assert.Equal(-1_619_078_510, Seeds.For(1, new Coordinate(0, 0, 0)) ^ Seeds.For(7, new Coordinate(2, 1, 0)) ^ 0);
+        var all = new HashSet<int>();
+        for (var x = 0; x < 10; x++)
+        {
+            for (var y = 0; y < 10; y++)
+            {
+                all.Add(Seeds.For(42, new Coordinate(x, y, 0)));
+                all.Add(Seeds.For(42, new Coordinate(x, y, 0), stream: 1));
+            }
+        }
+
+        Assert.Equal(200, all.Count);
+    }
+}

@@ -91,17 +91,20 @@ public class ExtendedRoutingTests
     }
 
     [Fact]
-    public void FPointingBackAtTheSenderIsDroppedNotSentBack()
+    public void FPointingBackAtTheSenderTakesADetourNeverTheArrivalLink()
     {
         var cube = InMemoryCube.Start(new TorusShape(5, 1, 1), n => n.Register(new ChainService()));
         var source = cube[new Coordinate(0, 0, 0)];
-        // At (1,0,0), the next entry is (0,0,0): its only shortest path is the link the packet came in on.
+        // At (1,0,0), the next entry is (0,0,0): its only shortest path is the link the packet came in on,
+        // so it goes the other way round the ring: (2,0,0), (3,0,0), (4,0,0), (0,0,0).
         source.GetService<ChainService>()!.Send(3, K(1, 0, 0), K(0, 0, 0));
         cube.RunUntilIdle();
-        Assert.Equal(1, cube[new Coordinate(1, 0, 0)].Counters.Dropped(DropReason.NoRoute));
-        Assert.Empty(source.GetService<ChainService>()!.Arrivals);
-        Assert.Equal(1, source.GetServiceCounters(0x0500)!.PacketsSent);
-        Assert.Equal(0, cube[new Coordinate(1, 0, 0)].GetServiceCounters(0x0500)!.PacketsSent);
+        Assert.Equal(0, cube[new Coordinate(1, 0, 0)].Counters.Dropped(DropReason.NoRoute));
+        Assert.Single(source.GetService<ChainService>()!.Arrivals);
+        Assert.Equal(1, cube[new Coordinate(1, 0, 0)].GetServiceCounters(0x0500)!.PacketsSent);
+        Assert.Equal(1, cube[new Coordinate(2, 0, 0)].GetServiceCounters(0x0500)!.PacketsSent);
+        Assert.Equal(1, cube[new Coordinate(4, 0, 0)].GetServiceCounters(0x0500)!.PacketsSent);
+        Assert.All(cube.LiveNodes, n => Assert.Empty(n.GetService<ChainService>()!.BackToSenderViolations));
     }
 
     [Fact]

@@ -24,6 +24,7 @@ internal static class CliApp
           cube       run a whole cube on this machine: up, status, kill, start, down
           ping       ping from one node of the running cube to another
           node       run one server of a cube over UDP (the generic host; stops on SIGTERM or Ctrl-C)
+          compose    write a docker compose file for a cube
           help       this text, or 'camcube help <command>'
 
         'camcube <command> --help' describes a command's options.
@@ -59,6 +60,7 @@ internal static class CliApp
                 "node" => Nodes.NodeCommand.Run(rest, console),
                 "cube" => Cube.CubeCommand.Run(rest, console),
                 "ping" => PingCommand.Run(rest, console),
+                "compose" => ComposeCommand.Run(rest, console),
                 _ => throw new UsageException($"unknown command '{args[0]}'; run 'camcube help' for the list."),
             };
         }
@@ -81,6 +83,7 @@ internal static class CliApp
         "node" => Nodes.NodeCommand.Usage,
         "cube" => Cube.CubeCommand.Usage,
         "ping" => PingCommand.Usage,
+        "compose" => ComposeCommand.Usage,
         _ => null,
     };
 }

@@ -30,7 +30,8 @@ internal sealed class LivenessService : IService
 
     public void Start()
     {
-        _incarnation = (uint)HashCode.Combine(_node.Self, _node.TimeProvider.GetTimestamp(), _node.Random.Next());
+        // Random per start (a restart at the same virtual time still differs), and deterministic for a seed.
+        _incarnation = (uint)_node.Random.Next() ^ (uint)_node.TimeProvider.GetTimestamp();
         Tick();
         _timer = _node.TimeProvider.CreateTimer(
             static state => ((Node)state!).Post(Node.WorkCode.HeartbeatTick),

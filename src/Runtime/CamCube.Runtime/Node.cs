@@ -67,7 +67,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
         _loggerFactory = loggerFactory ?? NullLoggerFactory.Instance;
         _logger = _loggerFactory.CreateLogger("CamCube.Runtime.Node");
         KeySpace = KeySpace.For(Shape);
-        Random = new Random(HashCode.Combine(Options.Seed, Self.X, Self.Y, Self.Z));
+        Random = new Random(Seeds.For(Options.Seed, Self));
         HopLimit = Options.HopLimit != 0 ? Options.HopLimit : DefaultHopLimitFor(Shape);
         for (var d = 0; d < LinkDirections.Count; d++)
         {
@@ -198,9 +198,9 @@ public sealed partial class Node : ITransportSink, ILoopWork
     public ServiceCounters? GetServiceCounters(ushort serviceId) =>
         _slotsById.TryGetValue(serviceId, out var slot) ? slot.Counters : null;
 
-    /// <summary>Gets how many packets the service with <paramref name="serviceId"/> has queued here.</summary>
+    /// <summary>Gets how many packets the service with <paramref name="serviceId"/> has queued here (its send queue and its extended-routing queues).</summary>
     public int GetQueuedPacketCount(ushort serviceId) =>
-        _slotsById.TryGetValue(serviceId, out var slot) ? slot.Queue.Count : 0;
+        _slotsById.TryGetValue(serviceId, out var slot) ? slot.Queue.Count + (slot.Router?.QueuedCount ?? 0) : 0;
 
     internal IEnumerable<(string Name, ServiceCounters Counters)> ServiceCounterSnapshot()
     {

@@ -10,8 +10,12 @@ namespace CamCube.Runtime;
 /// </summary>
 internal sealed class SendQueue
 {
+    // Tickets are unique in the whole process, not per queue: a stale ring entry can outlive the
+    // packet's stay here, and the pooled packet may meanwhile sit in another queue (of another
+    // service or node) under that queue's ticket; a per-queue counter could repeat it.
+    private static long s_nextTicket;
+
     private readonly Ring[] _rings = new Ring[LinkDirections.Count];
-    private long _nextTicket;
 
     public SendQueue(int packetsMax)
     {
@@ -31,7 +35,7 @@ internal sealed class SendQueue
     /// <summary>Queues a packet for the links in <paramref name="links"/>. The caller checked <see cref="IsFull"/>.</summary>
     public void Enqueue(Packet packet, byte links)
     {
-        var ticket = ++_nextTicket;
+        var ticket = Interlocked.Increment(ref s_nextTicket);
         packet.QueueTicket = ticket;
         packet.EligibleLinks = links;
         for (var d = 0; d < LinkDirections.Count; d++)

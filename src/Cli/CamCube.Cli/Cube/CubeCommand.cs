@@ -17,6 +17,9 @@ internal static partial class CubeCommand
           cube kill x,y,z        kill a node's process (a crash), for failure drills
           cube start x,y,z       start a killed node again
           cube down              stop the cube
+          cube faults <x,y,z|all> [--drop P] [--delay-ms D] [--duplicate P] [--reorder P]
+                                 inject random faults between a node's runtime and the network (no options: none)
+          cube cut x,y,z <link>  cut a node's link (+x, -x, +y, -y, +z, -z); cube restore x,y,z <link> repairs it
 
         The cube keeps its key, control sockets and logs in CAMCUBE_STATE_DIR (default: camcube-<user> in the
         temporary folder); every command finds the running cube there, or give --state-dir.
@@ -37,6 +40,9 @@ internal static partial class CubeCommand
             "kill" => Tell(rest, console, "kill"),
             "start" => Tell(rest, console, "start"),
             "down" => Down(rest, console),
+            "faults" => Faults(rest, console),
+            "cut" => Cut(rest, console, "cut"),
+            "restore" => Cut(rest, console, "restore"),
             _ => throw new UsageException($"cube: unknown subcommand '{args[0]}'; use up, status, kill, start or down."),
         };
     }

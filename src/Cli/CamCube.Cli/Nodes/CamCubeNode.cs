@@ -3,6 +3,7 @@ using CamCube.Runtime;
 using CamCube.Runtime.Loops;
 using CamCube.Services.Diagnostics;
 using CamCube.Transport;
+using CamCube.Transport.Simulation.Faults;
 using CamCube.Transport.Udp;
 using Microsoft.Extensions.Logging;
 
@@ -18,12 +19,14 @@ internal sealed class CamCubeNode : IAsyncDisposable
     private readonly ILogger _logger;
     private readonly ThreadedEventLoop _loop;
     private readonly UdpLinkTransport _transport;
+    private readonly FaultInjectingTransport _faults;
     private readonly long _startTimestamp;
     private ControlServer? _control;
     private bool _stopped;
 
-    private CamCubeNode(NodeSettings settings, ILoggerFactory loggerFactory, ThreadedEventLoop loop, UdpLinkTransport transport, Node node)
+    private CamCubeNode(NodeSettings settings, ILoggerFactory loggerFactory, ThreadedEventLoop loop, UdpLinkTransport transport, FaultInjectingTransport faults, Node node)
     {
+        _faults = faults;
         Settings = settings;
         _logger = loggerFactory.CreateLogger("CamCube.Node");
         _loop = loop;
@@ -39,6 +42,9 @@ internal sealed class CamCubeNode : IAsyncDisposable
     public IEventLoop Loop => _loop;
 
     public UdpLinkTransport Transport => _transport;
+
+    /// <summary>Gets the fault decorator between the runtime and the UDP transport (no faults unless told), for drills.</summary>
+    public FaultInjectingTransport Faults => _faults;
 
     public TimeSpan Uptime => TimeProvider.System.GetElapsedTime(_startTimestamp);
 
@@ -70,7 +76,9 @@ internal sealed class CamCubeNode : IAsyncDisposable
                 HeartbeatTimeout = settings.HeartbeatTimeout,
                 Seed = settings.Seed,
             };
-            var node = new Node(transport, loop, pool, options, loggerFactory);
+            // Faults (loss, delay, duplication, reordering, cut links) for drills on the real cube.
+            var faults = new FaultInjectingTransport(transport, loop, new Random(Seeds.For(settings.Seed, settings.Self, stream: 1)), pool) { Faults = settings.Faults };
+            var node = new Node(faults, loop, pool, options, loggerFactory);
             node.Register(new PingService());
             node.Register(new KeyProbeService());
             node.Register(new LinkBenchmarkService());
@@ -83,7 +91,7 @@ internal sealed class CamCubeNode : IAsyncDisposable
                 throw new InvalidOperationException($"node {settings.Self}: {error.Message}", error);
             }
 
-            var cube = new CamCubeNode(settings, loggerFactory, loop, transport, node);
+            var cube = new CamCubeNode(settings, loggerFactory, loop, transport, faults, node);
             if (settings.ControlSocket is not null)
             {
                 cube._control = new ControlServer(settings.ControlSocket, (line, ct) => ControlResponses.HandleAsync(cube, line, ct), loggerFactory.CreateLogger("CamCube.Control"));

@@ -16,7 +16,7 @@ internal static class ControlResponses
         var words = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
         if (words.Length == 0)
         {
-            return (Error("empty request; commands: status, ping <x,y,z> [count] [timeoutMs], pingall [timeoutMs], probe <key> [timeoutMs], stop"), false);
+            return (Error("empty request; commands: status, ping <x,y,z> [count] [timeoutMs], pingall [timeoutMs], probe <key> [timeoutMs], faults [drop=P] [delay-ms=D] [duplicate=P] [reorder=P], cut <link>, restore <link>, stop"), false);
         }
 
         try
@@ -28,7 +28,9 @@ internal static class ControlResponses
                 "pingall" => (await PingAllAsync(node, TimeoutArgument(words, 1), cancellationToken).ConfigureAwait(false), false),
                 "probe" when words.Length >= 2 => (await ProbeAsync(node, words[1], TimeoutArgument(words, 2)).ConfigureAwait(false), false),
                 "stop" => (Json(w => w.WriteBoolean("ok", true)), true),
-                _ => (Error($"unknown or incomplete command '{words[0]}'; commands: status, ping, pingall, probe, stop"), false),
+                "faults" => (await SetFaultsAsync(node, words).ConfigureAwait(false), false),
+                "cut" or "restore" when words.Length == 2 => (await CutAsync(node, words[1], cut: words[0] == "cut").ConfigureAwait(false), false),
+                _ => (Error($"unknown or incomplete command '{words[0]}'; commands: status, ping, pingall, probe, faults, cut, restore, stop"), false),
             };
         }
         catch (FormatException ex)
@@ -102,6 +104,12 @@ internal static class ControlResponses
             w.WriteNumber("malformed", t.DroppedMalformed);
             w.WriteEndObject();
             w.WriteString("udp", t.LocalEndPoint?.ToString());
+            w.WriteStartObject("faults");
+            w.WriteNumber("dropped", node.Faults.FramesDropped);
+            w.WriteNumber("duplicated", node.Faults.FramesDuplicated);
+            w.WriteNumber("reordered", node.Faults.FramesReordered);
+            w.WriteNumber("droppedByCut", node.Faults.FramesDroppedByCut);
+            w.WriteEndObject();
             if (node.Settings.MemcachedEndPoint is { } memcached)
             {
                 w.WriteString("memcached", memcached.ToString());
@@ -194,6 +202,72 @@ internal static class ControlResponses
                 w.WriteNull("root");
             }
         });
+    }
+
+    /// <summary>`faults drop=0.1 delay-ms=5 duplicate=0 reorder=0`: replaces the node's random faults (no arguments: none).</summary>
+    private static async Task<string> SetFaultsAsync(CamCubeNode node, string[] words)
+    {
+        var faults = Transport.Simulation.Faults.FaultOptions.None;
+        foreach (var word in words.Skip(1))
+        {
+            var parts = word.Split('=', 2);
+            if (parts.Length != 2 || !double.TryParse(parts[1], NumberStyles.Float, CultureInfo.InvariantCulture, out var value) || value < 0)
+            {
+                throw new FormatException($"'{word}' is not name=value with a non-negative number (drop, duplicate, reorder are probabilities; delay-ms is milliseconds)");
+            }
+
+            faults = parts[0] switch
+            {
+                "drop" => faults with { DropProbability = value },
+                "duplicate" => faults with { DuplicateProbability = value },
+                "reorder" => faults with { ReorderProbability = value },
+                "delay-ms" => faults with { Delay = TimeSpan.FromMilliseconds(value) },
+                _ => throw new FormatException($"unknown fault '{parts[0]}'; use drop, duplicate, reorder, delay-ms"),
+            };
+        }
+
+        try
+        {
+            faults.Validate();
+        }
+        catch (ArgumentOutOfRangeException ex)
+        {
+            throw new FormatException(ex.Message.Split('\n')[0]);
+        }
+
+        await LoopInvoker.InvokeAsync(node.Loop, () => node.Faults.Faults = faults).ConfigureAwait(false);
+        return Json(w =>
+        {
+            w.WriteNumber("drop", faults.DropProbability);
+            w.WriteNumber("duplicate", faults.DuplicateProbability);
+            w.WriteNumber("reorder", faults.ReorderProbability);
+            w.WriteNumber("delayMs", faults.Delay.TotalMilliseconds);
+        });
+    }
+
+    /// <summary>`cut +x` / `restore +x`: cuts or repairs this node's end of a link (the runtime sees the cable go).</summary>
+    private static async Task<string> CutAsync(CamCubeNode node, string linkText, bool cut)
+    {
+        var link = Enumerable.Range(0, LinkDirections.Count).Select(d => (LinkDirection)d).FirstOrDefault(d => d.ToShortName() == linkText, (LinkDirection)(-1));
+        if ((int)link < 0 || !node.Settings.Shape.HasLink(link))
+        {
+            throw new FormatException($"'{linkText}' is not a link of this node (+x, -x, +y, -y, +z, -z that its shape has)");
+        }
+
+        await LoopInvoker.InvokeAsync(node.Loop, () =>
+        {
+            if (cut)
+            {
+                node.Faults.CutLink(link);
+            }
+            else
+            {
+                node.Faults.RestoreLink(link);
+            }
+
+            return true;
+        }).ConfigureAwait(false);
+        return Json(w => w.WriteString(cut ? "cut" : "restored", link.ToShortName()));
     }
 
     private static Coordinate ParseCoordinate(string text, TorusShape shape) =>

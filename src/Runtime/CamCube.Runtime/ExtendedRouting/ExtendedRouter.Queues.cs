@@ -11,6 +11,8 @@ internal sealed partial class ExtendedRouter
     {
         // Each entry's root and shortest-path links, resolved once per hop.
         Span<byte> linksPerTarget = stackalloc byte[targets.Length];
+        Span<Coordinate> roots = stackalloc Coordinate[targets.Length];
+        Span<bool> resolved = stackalloc bool[targets.Length];
         byte links = 0;
         var reachability = _node.Reachability;
         for (var i = 0; i < targets.Length; i++)
@@ -19,6 +21,9 @@ internal sealed partial class ExtendedRouter
             {
                 continue;
             }
+
+            roots[i] = root;
+            resolved[i] = true;
 
             if (root == _node.Self)
             {
@@ -37,11 +42,17 @@ internal sealed partial class ExtendedRouter
             return RouteStatus.DroppedInvalid;
         }
 
-        // Never back out of the link the packet came in on.
-        links &= _node.UpLinks;
-        if (packet.ArrivalLink is { } arrival)
+        // Never back out of the link the packet came in on: if every shortest path does, take the
+        // detour through the neighbour closest to the target among the other links.
+        var excluded = packet.ArrivalLink is { } arrival ? (byte)(1 << (int)arrival) : (byte)0;
+        links &= (byte)(_node.UpLinks & ~excluded);
+        if (links == 0 && excluded != 0)
         {
-            links &= (byte)~(1 << (int)arrival);
+            for (var i = 0; i < targets.Length; i++)
+            {
+                linksPerTarget[i] = resolved[i] ? (byte)(_node.Routes.DetourHops(roots[i], excluded) & _node.UpLinks) : (byte)0;
+                links |= linksPerTarget[i];
+            }
         }
 
         if (links == 0)

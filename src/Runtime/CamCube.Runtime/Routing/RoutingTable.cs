@@ -87,6 +87,53 @@ internal sealed class RoutingTable
         return best == Unreached ? (byte)0 : links;
     }
 
+    /// <summary>
+    /// Gets the links, other than those in <paramref name="excluded"/>, whose neighbour is closest to
+    /// <paramref name="server"/>: a detour for when every shortest path leaves on an excluded link.
+    /// </summary>
+    public byte DetourHops(Coordinate server, byte excluded)
+    {
+        Refresh();
+        var target = _analytic ? -1 : (int)_shape.IndexOf(server);
+        var best = int.MaxValue;
+        byte links = 0;
+        for (var d = 0; d < LinkDirections.Count; d++)
+        {
+            if ((_existingLinks & (1 << d)) == 0 || (excluded & (1 << d)) != 0)
+            {
+                continue;
+            }
+
+            int distance;
+            if (_analytic)
+            {
+                distance = _shape.Distance(_shape.Neighbor(_self, (LinkDirection)d), server);
+            }
+            else
+            {
+                var distances = _distanceFromNeighbor[d];
+                if (distances is null || distances[target] == Unreached)
+                {
+                    continue;
+                }
+
+                distance = distances[target];
+            }
+
+            if (distance < best)
+            {
+                best = distance;
+                links = (byte)(1 << d);
+            }
+            else if (distance == best)
+            {
+                links |= (byte)(1 << d);
+            }
+        }
+
+        return links;
+    }
+
     public IReadOnlyList<Coordinate> GetUnreachableServers()
     {
         Refresh();
