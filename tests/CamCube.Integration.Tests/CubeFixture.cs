@@ -10,7 +10,7 @@ public sealed class CubeFixture : IDisposable
 
     public CubeFixture()
     {
-        StateDirectory = Path.Combine(Path.GetTempPath(), "cc-it-" + Environment.ProcessId);
+        StateDirectory = Path.Combine(Path.GetTempPath(), "cc-it-" + Environment.ProcessId + "-" + Guid.NewGuid().ToString("N")[..6]);
         if (Directory.Exists(StateDirectory))
         {
             Directory.Delete(StateDirectory, recursive: true);
@@ -18,7 +18,8 @@ public sealed class CubeFixture : IDisposable
 
         // A port range of our own: tests of other processes may run at the same time.
         BasePort = 30_000 + (Environment.ProcessId % 500 * 60);
-        var (exit, output, error) = Camcube.Run(StateDirectory, "cube", "up", "--detach", "--base-port", BasePort.ToString(System.Globalization.CultureInfo.InvariantCulture), "--no-memcached");
+        MemcachedBasePort = BasePort - 15_000;
+        var (exit, output, error) = Camcube.Run(StateDirectory, "cube", "up", "--detach", "--base-port", BasePort.ToString(System.Globalization.CultureInfo.InvariantCulture), "--memcached-port", MemcachedBasePort.ToString(System.Globalization.CultureInfo.InvariantCulture));
         if (exit != 0)
         {
             throw new InvalidOperationException($"cube up failed ({exit}): {output} {error}");
@@ -30,6 +31,11 @@ public sealed class CubeFixture : IDisposable
     public string StateDirectory { get; }
 
     public int BasePort { get; }
+
+    /// <summary>Gets the memcached port of node (0,0,0); node i listens on this + i.</summary>
+    public int MemcachedBasePort { get; }
+
+    public int MemcachedPort(Coordinate node) => MemcachedBasePort + (int)Shape.IndexOf(node);
 
     internal CubeLayout Layout { get; }
 

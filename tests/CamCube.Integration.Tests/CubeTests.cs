@@ -6,7 +6,8 @@ using System.Text.Json;
 namespace CamCube.Integration.Tests;
 
 /// <summary>The 27-process cube on loopback: routing everywhere, failure drills, hostile datagrams.</summary>
-public sealed class CubeTests(CubeFixture cube) : IClassFixture<CubeFixture>
+[Collection(SharedCube.Name)]
+public sealed class CubeTests(CubeFixture cube)
 {
     private static readonly TorusShape s_shape = CubeFixture.Shape;
 

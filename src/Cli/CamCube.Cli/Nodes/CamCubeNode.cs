@@ -1,6 +1,8 @@
 using CamCube.Packets;
 using CamCube.Runtime;
 using CamCube.Runtime.Loops;
+using CamCube.Services.Cache;
+using CamCube.Services.Cache.FrontEnd;
 using CamCube.Services.Diagnostics;
 using CamCube.Transport;
 using CamCube.Transport.Simulation.Faults;
@@ -22,6 +24,7 @@ internal sealed class CamCubeNode : IAsyncDisposable
     private readonly FaultInjectingTransport _faults;
     private readonly long _startTimestamp;
     private ControlServer? _control;
+    private MemcachedFrontEnd? _memcached;
     private bool _stopped;
 
     private CamCubeNode(NodeSettings settings, ILoggerFactory loggerFactory, ThreadedEventLoop loop, UdpLinkTransport transport, FaultInjectingTransport faults, Node node)
@@ -82,6 +85,8 @@ internal sealed class CamCubeNode : IAsyncDisposable
             node.Register(new PingService());
             node.Register(new KeyProbeService());
             node.Register(new LinkBenchmarkService());
+            var cache = new CacheService();
+            node.Register(cache);
             node.Start();
 
             // Starting runs on the loop; a bind failure (port in use) surfaces here with its message.
@@ -92,6 +97,20 @@ internal sealed class CamCubeNode : IAsyncDisposable
             }
 
             var cube = new CamCubeNode(settings, loggerFactory, loop, transport, faults, node);
+            if (settings.MemcachedEndPoint is { } endPoint)
+            {
+                cube._memcached = new MemcachedFrontEnd(cache, new MemcachedFrontEndOptions { EndPoint = endPoint }, loggerFactory.CreateLogger("CamCube.Memcached"));
+                try
+                {
+                    await cube._memcached.StartAsync(cancellationToken).ConfigureAwait(false);
+                }
+                catch (System.Net.Sockets.SocketException ex)
+                {
+                    await cube.DisposeAsync().ConfigureAwait(false);
+                    throw new InvalidOperationException($"node {settings.Self}: the memcached front-end cannot listen on {endPoint}: {ex.Message} (is another memcached or cube running? use --memcached-port)", ex);
+                }
+            }
+
             if (settings.ControlSocket is not null)
             {
                 cube._control = new ControlServer(settings.ControlSocket, (line, ct) => ControlResponses.HandleAsync(cube, line, ct), loggerFactory.CreateLogger("CamCube.Control"));
@@ -119,6 +138,11 @@ internal sealed class CamCubeNode : IAsyncDisposable
         }
 
         _stopped = true;
+        if (_memcached is not null)
+        {
+            await _memcached.DisposeAsync().ConfigureAwait(false);
+        }
+
         if (_control is not null)
         {
             await _control.DisposeAsync().ConfigureAwait(false);
