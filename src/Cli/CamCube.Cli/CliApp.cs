@@ -25,6 +25,7 @@ internal static class CliApp
           ping       ping from one node of the running cube to another
           node       run one server of a cube over UDP (the generic host; stops on SIGTERM or Ctrl-C)
           compose    write a docker compose file for a cube
+          sim        run the papers' scale and churn experiments in the packet-level simulator
           help       this text, or 'camcube help <command>'
 
         'camcube <command> --help' describes a command's options.
@@ -61,6 +62,7 @@ internal static class CliApp
                 "cube" => Cube.CubeCommand.Run(rest, console),
                 "ping" => PingCommand.Run(rest, console),
                 "compose" => ComposeCommand.Run(rest, console),
+                "sim" => Simulation.SimCommand.Run(rest, console),
                 _ => throw new UsageException($"unknown command '{args[0]}'; run 'camcube help' for the list."),
             };
         }
@@ -84,6 +86,7 @@ internal static class CliApp
         "cube" => Cube.CubeCommand.Usage,
         "ping" => PingCommand.Usage,
         "compose" => ComposeCommand.Usage,
+        "sim" => Simulation.SimCommand.Usage,
         _ => null,
     };
 }

@@ -1,0 +1,114 @@
+using System.Globalization;
+using CamCube.Transport.Simulation.Experiments;
+
+namespace CamCube.Cli.Simulation;
+
+/// <summary>`camcube sim`: the papers' scale and churn experiments in the packet-level simulator.</summary>
+internal static class SimCommand
+{
+    public const string Usage = """
+        usage: camcube sim <all-to-all|failures|churn> [--shape 8x8x8] [--seed N] [--duration 10s]
+                           [--out results.json] [--svg figure.svg] [--churn-rate 2] [--failed-fraction 0.1]
+
+          all-to-all   every server sends to all others on shortest paths (camcubeos Fig. 5a)
+          failures     all-to-all with 0..20% of servers failed at random (Fig. 5b)
+          churn        key-routed traffic under continuous failures and recoveries, checked by an oracle (Fig. 5c)
+
+          --duration   measured virtual time: all-to-all and failures default 20ms, churn 10m (units ms, s, m)
+          --out        write the result as JSON (fields experiment, shape, seed, traceHash, events, ...)
+          --svg        draw the result as an SVG figure
+        The same seed and options give the same result and trace hash on every run and machine.
+        """;
+
+    public static int Run(IReadOnlyList<string> args, CliConsole console)
+    {
+        var reader = new ArgumentReader("sim", args, ["--shape", "--seed", "--duration", "--out", "--svg", "--churn-rate", "--failed-fraction"], []);
+        if (reader.Positional.Count != 1)
+        {
+            throw new UsageException("sim: name one experiment: all-to-all, failures or churn.");
+        }
+
+        var shape = ArgumentReader.ParseShape(reader.Single("--shape") ?? "8x8x8");
+        if (shape.ServerCount > 8_000)
+        {
+            throw new UsageException($"sim: {shape} has {shape.ServerCount} servers; the simulator runs up to 8000 (20x20x20) here.");
+        }
+
+        var seed = reader.Int("--seed", 1, int.MinValue, int.MaxValue);
+        var duration = reader.Single("--duration") is { } text ? ParseDuration(text) : (TimeSpan?)null;
+        using var progress = new ProgressBar(console.Error, enabled: !Console.IsErrorRedirected);
+        object result;
+        switch (reader.Positional[0])
+        {
+            case "all-to-all":
+            {
+                var options = new AllToAllOptions { Shape = shape, Seed = seed };
+                result = AllToAllExperiment.Run(duration is { } d ? options with { Measurement = d } : options, progress);
+                break;
+            }
+
+            case "failures":
+            {
+                var allToAll = new AllToAllOptions { Shape = shape, Seed = seed };
+                result = FailuresExperiment.Run(new FailuresOptions { Shape = shape, Seed = seed, AllToAll = duration is { } d ? allToAll with { Measurement = d } : allToAll }, progress);
+                break;
+            }
+
+            case "churn":
+            {
+                var options = new ChurnOptions
+                {
+                    Shape = shape,
+                    Seed = seed,
+                    ChurnRatePerSecond = Double(reader, "--churn-rate", 2, 0, 1_000),
+                    FailedFraction = Double(reader, "--failed-fraction", 0.1, 0, 0.9),
+                };
+                result = ChurnExperiment.Run(duration is { } d ? options with { Duration = d } : options, progress);
+                break;
+            }
+
+            default:
+                throw new UsageException($"sim: unknown experiment '{reader.Positional[0]}'; use all-to-all, failures or churn.");
+        }
+
+        progress.Dispose();
+        console.Out.WriteLine(ResultTable.Render(result));
+        if (reader.Single("--out") is { } path)
+        {
+            File.WriteAllText(path, ExperimentJson.Serialize(result) + "\n");
+            console.Out.WriteLine($"JSON written to {path}");
+        }
+
+        if (reader.Single("--svg") is { } svg)
+        {
+            File.WriteAllText(svg, SvgFigure.Render(result));
+            console.Out.WriteLine($"figure written to {svg}");
+        }
+
+        return CliApp.ExitOk;
+    }
+
+    internal static TimeSpan ParseDuration(string text)
+    {
+        var (number, unit) = text.EndsWith("ms", StringComparison.Ordinal) ? (text[..^2], 0.001)
+            : text.EndsWith('s') ? (text[..^1], 1.0)
+            : text.EndsWith('m') ? (text[..^1], 60.0)
+            : (text, 1.0);
+        return double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && value > 0
+            ? TimeSpan.FromSeconds(value * unit)
+            : throw new UsageException($"--duration: '{text}' is not a positive duration such as 500ms, 10s or 2m.");
+    }
+
+    private static double Double(ArgumentReader reader, string option, double defaultValue, double min, double max)
+    {
+        var text = reader.Single(option);
+        if (text is null)
+        {
+            return defaultValue;
+        }
+
+        return double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && value >= min && value <= max
+            ? value
+            : throw new UsageException($"{option}: '{text}' is not a number from {min} to {max}.");
+    }
+}

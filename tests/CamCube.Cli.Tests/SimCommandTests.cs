@@ -1,0 +1,53 @@
+using System.Text.Json;
+
+namespace CamCube.Cli.Tests;
+
+public class SimCommandTests
+{
+    [Fact]
+    public void AllToAllWritesJsonWithTheDocumentedFieldsAndAFigure()
+    {
+        var json = Path.Combine(Path.GetTempPath(), $"sim-{Environment.ProcessId}.json");
+        var svg = Path.ChangeExtension(json, ".svg");
+        var (exit, output, error) = CliRunner.Run("", "sim", "all-to-all", "--shape", "3x3x3", "--duration", "1ms", "--seed", "7", "--out", json, "--svg", svg);
+        Assert.True(exit == 0, error);
+        Assert.Contains("median Gbps/server", output, StringComparison.Ordinal);
+        using var doc = JsonDocument.Parse(File.ReadAllText(json));
+        var r = doc.RootElement;
+        Assert.Equal("all-to-all", r.GetProperty("experiment").GetString());
+        Assert.Equal("3x3x3", r.GetProperty("shape").GetString());
+        Assert.Equal(7, r.GetProperty("seed").GetInt32());
+        Assert.Matches("^[0-9a-f]+$", r.GetProperty("traceHash").GetString()!);
+        Assert.True(r.GetProperty("events").GetInt64() > 0);
+        Assert.True(r.GetProperty("medianGbpsPerServer").GetDouble() > 0);
+        Assert.True(r.GetProperty("expectedGbpsPerServer").GetDouble() > 0);
+        Assert.StartsWith("<svg", File.ReadAllText(svg), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void SameSeedGivesTheSameTraceHash()
+    {
+        string Hash()
+        {
+            var path = Path.Combine(Path.GetTempPath(), $"sim-{Guid.NewGuid():N}.json");
+            Assert.Equal(0, CliRunner.Run("", "sim", "all-to-all", "--shape", "2x2x2", "--duration", "1ms", "--out", path).Exit);
+            using var doc = JsonDocument.Parse(File.ReadAllText(path));
+            return doc.RootElement.GetProperty("traceHash").GetString()!;
+        }
+
+        Assert.Equal(Hash(), Hash());
+    }
+
+    [Theory]
+    [InlineData("name one experiment", "sim")]
+    [InlineData("unknown experiment 'fast'", "sim", "fast")]
+    [InlineData("not a positive duration", "sim", "churn", "--duration", "soon")]
+    [InlineData("runs up to 8000", "sim", "all-to-all", "--shape", "21x20x20")]
+    [InlineData("is not a number from 0 to 0.9", "sim", "churn", "--failed-fraction", "2")]
+    public void BadArgumentsSayWhatWasWrong(string expected, params string[] args)
+    {
+        var (exit, _, error) = CliRunner.Run("", args);
+        Assert.Equal(2, exit);
+        Assert.Contains(expected, error, StringComparison.Ordinal);
+    }
+}
