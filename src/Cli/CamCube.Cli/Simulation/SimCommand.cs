@@ -41,31 +41,31 @@ internal static class SimCommand
         switch (reader.Positional[0])
         {
             case "all-to-all":
-            {
-                var options = new AllToAllOptions { Shape = shape, Seed = seed };
-                result = AllToAllExperiment.Run(duration is { } d ? options with { Measurement = d } : options, progress);
-                break;
-            }
+                {
+                    var options = new AllToAllOptions { Shape = shape, Seed = seed };
+                    result = AllToAllExperiment.Run(duration is { } d ? options with { Measurement = d } : options, progress);
+                    break;
+                }
 
             case "failures":
-            {
-                var allToAll = new AllToAllOptions { Shape = shape, Seed = seed };
-                result = FailuresExperiment.Run(new FailuresOptions { Shape = shape, Seed = seed, AllToAll = duration is { } d ? allToAll with { Measurement = d } : allToAll }, progress);
-                break;
-            }
+                {
+                    var allToAll = new AllToAllOptions { Shape = shape, Seed = seed };
+                    result = FailuresExperiment.Run(new FailuresOptions { Shape = shape, Seed = seed, AllToAll = duration is { } d ? allToAll with { Measurement = d } : allToAll }, progress);
+                    break;
+                }
 
             case "churn":
-            {
-                var options = new ChurnOptions
                 {
-                    Shape = shape,
-                    Seed = seed,
-                    ChurnRatePerSecond = Double(reader, "--churn-rate", 2, 0, 1_000),
-                    FailedFraction = Double(reader, "--failed-fraction", 0.1, 0, 0.9),
-                };
-                result = ChurnExperiment.Run(duration is { } d ? options with { Duration = d } : options, progress);
-                break;
-            }
+                    var options = new ChurnOptions
+                    {
+                        Shape = shape,
+                        Seed = seed,
+                        ChurnRatePerSecond = Double(reader, "--churn-rate", 2, 0, 1_000),
+                        FailedFraction = Double(reader, "--failed-fraction", 0.1, 0, 0.9),
+                    };
+                    result = ChurnExperiment.Run(duration is { } d ? options with { Duration = d } : options, progress);
+                    break;
+                }
 
             default:
                 throw new UsageException($"sim: unknown experiment '{reader.Positional[0]}'; use all-to-all, failures or churn.");
