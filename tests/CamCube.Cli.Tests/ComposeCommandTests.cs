@@ -12,11 +12,11 @@ public class ComposeCommandTests
         var (exit, output, error) = Compose("--shape", "3x3x3");
         Assert.Equal(0, exit);
         Assert.Equal("", error);
-        var committed = File.ReadAllText(Path.Combine(RepoRoot(), "docker", "docker-compose.yml")).ReplaceLineEndings("\n");
+        var committed = File.ReadAllText(Path.Combine(RepoRoot(), "docker", "compose.yml")).ReplaceLineEndings("\n");
         Assert.True(
             committed == output,
-            "docker/docker-compose.yml differs from the generator's output; regenerate it with " +
-            "'dotnet run --project src/Cli/CamCube.Cli -- compose > docker/docker-compose.yml'.");
+            "docker/compose.yml differs from the generator's output; regenerate it with " +
+            "'dotnet run --project src/Cli/CamCube.Cli -- compose > docker/compose.yml'.");
 
         // The defaults are the 3x3x3 cube.
         Assert.Equal(output, Compose().Out);
