@@ -109,8 +109,9 @@ internal sealed class LinkStateService : IService
             var index = (int)_node.Shape.IndexOf(origin);
             if (index == _selfIndex)
             {
-                // An update about this node from an earlier life: jump past it.
-                if (sequence >= _ownSequence)
+                // An update about this node from an earlier life: jump past it. An echo of the
+                // current update (same sequence, same links) is old news, or updates would flood forever.
+                if (sequence > _ownSequence || (sequence == _ownSequence && entry[10] != database.UpLinksOf(_selfIndex)))
                 {
                     _ownSequence = sequence;
                     Originate();

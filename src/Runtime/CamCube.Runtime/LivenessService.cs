@@ -104,9 +104,13 @@ internal sealed class LivenessService : IService
         _peerIncarnation[d] = incarnation;
         _heard[d] = true;
         _lastHeardTimestamp[d] = _node.TimeProvider.GetTimestamp();
-        if (!_transportDown[d])
+        if (!_transportDown[d] && !_node.IsLinkUp(link))
         {
+            // Answer at once, so the neighbour brings its end up now, not at its next tick: until
+            // both ends are up, a restarted node sees nobody and would take every key as its own.
+            _heartbeatDue[d] = true;
             _node.SetLinkUp(link, up: true);
+            _node.Pump(link);
         }
 
         return false;
