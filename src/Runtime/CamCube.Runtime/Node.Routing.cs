@@ -148,7 +148,8 @@ public sealed partial class Node
     {
         if (packet.DestinationKind == DestinationKind.Key)
         {
-            return KeySpace.TryGetRoot(packet.Destination, Routes.Reachability, out server);
+            // The routing table caches roots per reachability version: cheaper than walking the keyspace.
+            return Routes.TryGetRoot(KeySpace, packet.Destination, out server);
         }
 
         server = packet.DestinationServer;

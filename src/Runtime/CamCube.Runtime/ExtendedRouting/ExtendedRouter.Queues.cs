@@ -9,35 +9,38 @@ internal sealed partial class ExtendedRouter
     /// <summary>Queues a packet towards K, or delivers it here again if an entry of K maps to this server.</summary>
     private RouteStatus Enqueue(Packet packet, ReadOnlySpan<KeyCoordinate> targets)
     {
-        // Each entry's root and shortest-path links, resolved once per hop.
-        Span<byte> linksPerTarget = stackalloc byte[targets.Length];
-        Span<Coordinate> roots = stackalloc Coordinate[targets.Length];
-        Span<bool> resolved = stackalloc bool[targets.Length];
+        // Each entry's shortest-path links are resolved once per hop, straight into the target set
+        // the packet will carry (no scratch spans to clear); a set not used goes back to the pool.
+        var set = _freeTargets.Count > 0 ? _freeTargets.Pop() : new TargetSet(TargetsMax);
+        var linksPerTarget = set.Links;
         byte links = 0;
-        var reachability = _node.Reachability;
+        var routes = _node.Routes;
+        var keySpace = _node.KeySpace;
         for (var i = 0; i < targets.Length; i++)
         {
-            if (!_node.KeySpace.TryGetRoot(targets[i], reachability, out var root))
+            linksPerTarget[i] = 0;
+
+            // Through the routing table's root cache: the same coordinates come up hop after hop.
+            if (!routes.TryGetRoot(keySpace, targets[i], out var root))
             {
                 continue;
             }
-
-            roots[i] = root;
-            resolved[i] = true;
 
             if (root == _node.Self)
             {
                 // This server is responsible for the entry: the packet arrives here again (from
                 // the loop, not this call), the service inspects it and F is asked for that coordinate.
+                _freeTargets.Push(set);
                 return DeliverHereAgain(packet, targets[i]);
             }
 
-            linksPerTarget[i] = _node.Routes.NextHops(root);
+            linksPerTarget[i] = routes.NextHops(root);
             links |= linksPerTarget[i];
         }
 
         if (packet.HopLimit == 0)
         {
+            _freeTargets.Push(set);
             _node.DropWithLog(packet, DropReason.HopLimitExceeded, $"packet of {_slot.Service.Name} from {packet.Source} after {packet.HopCount} hops");
             return RouteStatus.DroppedInvalid;
         }
@@ -50,11 +53,24 @@ internal sealed partial class ExtendedRouter
         {
             for (var i = 0; i < targets.Length; i++)
             {
-                linksPerTarget[i] = resolved[i] ? (byte)(_node.Routes.DetourHops(roots[i], excluded) & _node.UpLinks) : (byte)0;
+                // Rare: the roots are looked up again (from the cache) rather than kept for every packet.
+                linksPerTarget[i] = routes.TryGetRoot(keySpace, targets[i], out var root) ? (byte)(routes.DetourHops(root, excluded) & _node.UpLinks) : (byte)0;
                 links |= linksPerTarget[i];
             }
         }
 
+        var status = Queue(packet, targets, set, links);
+        if (status != RouteStatus.Queued)
+        {
+            _freeTargets.Push(set);
+        }
+
+        return status;
+    }
+
+    /// <summary>Puts a packet whose links are known in the queue <c>classify</c> picks, carrying <paramref name="set"/>, and pumps.</summary>
+    private RouteStatus Queue(Packet packet, ReadOnlySpan<KeyCoordinate> targets, TargetSet set, byte links)
+    {
         if (links == 0)
         {
             _node.DropQuietly(packet, DropReason.NoRoute);
@@ -74,9 +90,7 @@ internal sealed partial class ExtendedRouter
             return RouteStatus.DroppedQueueFull;
         }
 
-        var set = _freeTargets.Count > 0 ? _freeTargets.Pop() : new TargetSet(TargetsMax);
         targets.CopyTo(set.Targets);
-        linksPerTarget.CopyTo(set.Links);
         set.Count = targets.Length;
         packet.Attachment = set;
         packet.QueuedTimestamp = _node.TimeProvider.GetTimestamp();
@@ -117,6 +131,22 @@ internal sealed partial class ExtendedRouter
     {
         var d = (int)link;
         var count = _queues.Count;
+        if (count == 1)
+        {
+            // Most services have one queue: weighted fair queuing then reduces to the same pass
+            // bookkeeping without the search (nor its scratch span).
+            var only = _queues[0];
+            var pass = Math.Max(only.Pass[d], _virtualTime[d]);
+            var taken = TakeLive(only, link);
+            if (taken is not null)
+            {
+                _virtualTime[d] = pass;
+                only.Pass[d] = pass + only.Stride;
+            }
+
+            return taken;
+        }
+
         Span<bool> asked = count <= 64 ? stackalloc bool[count] : new bool[count];
         for (var round = 0; round < count; round++)
         {
@@ -149,6 +179,13 @@ internal sealed partial class ExtendedRouter
     /// <summary>Takes the oldest packet of <paramref name="queue"/> for <paramref name="link"/>, dropping expired ones, and points it at its K entry.</summary>
     private Packet? TakeLive(RouterQueue queue, LinkDirection link)
     {
+        if (queue.Packets.Count == 0)
+        {
+            // The node polls every service again after each packet it sends: an empty queue
+            // answers without reading the clock.
+            return null;
+        }
+
         var now = _node.TimeProvider.GetTimestamp();
         while (queue.Packets.TryTake(link) is { } packet)
         {

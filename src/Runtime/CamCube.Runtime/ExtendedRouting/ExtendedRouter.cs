@@ -93,7 +93,7 @@ internal sealed partial class ExtendedRouter : IExtendedRouter
         }
 
         var destination = packet.Destination;
-        if (_node.KeySpace.TryGetRoot(destination, _node.Reachability, out var root) && root == _node.Self)
+        if (_node.Routes.TryGetRoot(_node.KeySpace, destination, out var root) && root == _node.Self)
         {
             return Evaluate(packet, destination);
         }

@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace CamCube.Runtime.Routing;
 
 /// <summary>
@@ -13,6 +15,9 @@ internal sealed class RoutingTable
 {
     private const ushort Unreached = ushort.MaxValue;
 
+    /// <summary>Log2 of the direct-mapped root cache's entries: a hop resolves few distinct key coordinates.</summary>
+    private const int RootCacheBits = 6;
+
     private readonly TorusShape _shape;
     private readonly Coordinate _self;
     private readonly int _selfIndex;
@@ -21,6 +26,7 @@ internal sealed class RoutingTable
     private readonly ushort[]?[] _distanceFromNeighbor = new ushort[]?[LinkDirections.Count];
     private readonly List<(Coordinate Server, bool Reachable)> _changes = [];
     private readonly int[] _bfsQueue;
+    private readonly RootCacheEntry[] _rootCache = new RootCacheEntry[1 << RootCacheBits];
     private long _builtForVersion = -1;
     private bool _analytic = true;
 
@@ -45,6 +51,47 @@ internal sealed class RoutingTable
             Refresh();
             return _reachability;
         }
+    }
+
+    /// <summary>
+    /// Tries to get the root of <paramref name="key"/> under the current reachability view, as
+    /// <see cref="KeySpace.TryGetRoot"/> does. Every packet resolves its key coordinates several
+    /// times per hop (on arrival, in the extended router, per next key coordinate), so this avoids
+    /// the walk: with every server reachable the root is the home (entry 0 of the walk); with
+    /// failures it keeps roots in a small direct-mapped cache tagged with the view's version, so a
+    /// reachability change invalidates them all at once.
+    /// </summary>
+    public bool TryGetRoot(KeySpace keySpace, KeyCoordinate key, out Coordinate root)
+    {
+        Refresh();
+        var home = key.Home;
+        if (!_shape.Contains(home))
+        {
+            // Out of shape: let the keyspace throw exactly as it always did.
+            return keySpace.TryGetRoot(key, _reachability, out root);
+        }
+
+        if (_reachability.UnreachableCount == 0)
+        {
+            root = home;
+            return true;
+        }
+
+        ref var entry = ref _rootCache[(int)(((uint)key.GetHashCode() * 0x9E3779B9u) >> (32 - RootCacheBits))];
+        if (entry.Version == _reachability.Version && entry.Valid && entry.Key == key)
+        {
+            root = entry.Root;
+            return true;
+        }
+
+        if (!keySpace.TryGetRoot(key, _reachability, out root))
+        {
+            // No server reachable: nothing worth keeping.
+            return false;
+        }
+
+        entry = new RootCacheEntry(key, root, _reachability.Version, Valid: true);
+        return true;
     }
 
     /// <summary>Gets the links (bit i for direction i) on a shortest path to <paramref name="server"/>; 0 if it is here or unreachable.</summary>
@@ -165,13 +212,19 @@ internal sealed class RoutingTable
     }
 
     /// <summary>Rebuilds the table if the database changed since it was built.</summary>
+    /// <remarks>Every lookup calls this, several times per packet: the check stays small enough to inline.</remarks>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Refresh()
     {
-        if (_builtForVersion == Database.Version)
+        if (_builtForVersion != Database.Version)
         {
-            return;
+            Rebuild();
         }
+    }
 
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void Rebuild()
+    {
         _builtForVersion = Database.Version;
         if (Database.DegradedCount == 0)
         {
@@ -277,4 +330,7 @@ internal sealed class RoutingTable
             : backward < forward ? (byte)(1 << (int)minus)
             : (byte)((1 << (int)plus) | (1 << (int)minus));
     }
+
+    /// <summary>A cached root; <c>Valid</c> tells a filled entry from the default one.</summary>
+    private readonly record struct RootCacheEntry(KeyCoordinate Key, Coordinate Root, long Version, bool Valid);
 }
