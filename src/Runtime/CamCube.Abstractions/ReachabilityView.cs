@@ -118,6 +118,57 @@ public sealed class ReachabilityView : IReachabilityView
         Version++;
     }
 
+    /// <summary>
+    /// The oracle of tests and experiments: which servers <paramref name="from"/> can really reach
+    /// over live servers and uncut cables, found by a breadth-first search with global knowledge.
+    /// </summary>
+    /// <param name="shape">The torus.</param>
+    /// <param name="from">Where the search starts; if it is not alive, nothing is reachable.</param>
+    /// <param name="isAlive">Whether a server is alive.</param>
+    /// <param name="isCut">Whether the cable from a server in a direction is cut.</param>
+    public static ReachabilityView FromGraph(TorusShape shape, Coordinate from, Func<Coordinate, bool> isAlive, Func<Coordinate, LinkDirection, bool> isCut)
+    {
+        ArgumentNullException.ThrowIfNull(isAlive);
+        ArgumentNullException.ThrowIfNull(isCut);
+        var view = new ReachabilityView(shape);
+        var seen = new bool[shape.ServerCount];
+        var queue = new Queue<Coordinate>();
+        if (isAlive(from))
+        {
+            seen[shape.IndexOf(from)] = true;
+            queue.Enqueue(from);
+        }
+
+        while (queue.TryDequeue(out var c))
+        {
+            for (var d = 0; d < LinkDirections.Count; d++)
+            {
+                var link = (LinkDirection)d;
+                if (!shape.HasLink(link) || isCut(c, link))
+                {
+                    continue;
+                }
+
+                var n = shape.Neighbor(c, link);
+                if (!seen[shape.IndexOf(n)] && isAlive(n))
+                {
+                    seen[shape.IndexOf(n)] = true;
+                    queue.Enqueue(n);
+                }
+            }
+        }
+
+        for (var i = 0; i < seen.Length; i++)
+        {
+            if (!seen[i])
+            {
+                view.SetReachable(shape.CoordinateAt(i), reachable: false);
+            }
+        }
+
+        return view;
+    }
+
     /// <summary>Creates a view of <paramref name="shape"/> in which exactly <paramref name="unreachable"/> are unreachable.</summary>
     public static ReachabilityView WithUnreachable(TorusShape shape, IEnumerable<Coordinate> unreachable)
     {

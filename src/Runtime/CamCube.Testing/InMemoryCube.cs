@@ -140,47 +140,8 @@ public sealed class InMemoryCube
     /// The oracle: which servers <paramref name="from"/> can really reach, over live servers and
     /// uncut cables, computed with global knowledge.
     /// </summary>
-    public ReachabilityView TrueReachability(Coordinate from)
-    {
-        var view = new ReachabilityView(Shape);
-        var seen = new bool[Shape.ServerCount];
-        var queue = new Queue<Coordinate>();
-        if (IsAlive(from))
-        {
-            seen[Shape.IndexOf(from)] = true;
-            queue.Enqueue(from);
-        }
-
-        while (queue.TryDequeue(out var c))
-        {
-            for (var d = 0; d < LinkDirections.Count; d++)
-            {
-                var link = (LinkDirection)d;
-                if (!Shape.HasLink(link) || Network.IsCut(c, link))
-                {
-                    continue;
-                }
-
-                var n = Shape.Neighbor(c, link);
-                var i = Shape.IndexOf(n);
-                if (!seen[i] && _alive[i])
-                {
-                    seen[i] = true;
-                    queue.Enqueue(n);
-                }
-            }
-        }
-
-        for (var i = 0; i < seen.Length; i++)
-        {
-            if (!seen[i])
-            {
-                view.SetReachable(Shape.CoordinateAt(i), reachable: false);
-            }
-        }
-
-        return view;
-    }
+    public ReachabilityView TrueReachability(Coordinate from) =>
+        ReachabilityView.FromGraph(Shape, from, IsAlive, Network.IsCut);
 
     /// <summary>Gets whether every live node's reachability view equals the oracle's.</summary>
     public bool ViewsConverged()

@@ -143,46 +143,8 @@ public sealed class SimulatedCube
     /// Gets which servers <paramref name="from"/> can really reach, over live servers and uncut
     /// cables, computed with global knowledge.
     /// </summary>
-    public ReachabilityView TrueReachability(Coordinate from)
-    {
-        var view = new ReachabilityView(Shape);
-        var seen = new bool[Shape.ServerCount];
-        var queue = new Queue<Coordinate>();
-        if (IsAlive(from))
-        {
-            seen[Shape.IndexOf(from)] = true;
-            queue.Enqueue(from);
-        }
-
-        while (queue.TryDequeue(out var c))
-        {
-            for (var d = 0; d < LinkDirections.Count; d++)
-            {
-                var link = (LinkDirection)d;
-                if (!Shape.HasLink(link) || Network.IsLinkCut(c, link))
-                {
-                    continue;
-                }
-
-                var n = Shape.Neighbor(c, link);
-                if (!seen[Shape.IndexOf(n)] && IsAlive(n))
-                {
-                    seen[Shape.IndexOf(n)] = true;
-                    queue.Enqueue(n);
-                }
-            }
-        }
-
-        for (var i = 0; i < seen.Length; i++)
-        {
-            if (!seen[i])
-            {
-                view.SetReachable(Shape.CoordinateAt(i), reachable: false);
-            }
-        }
-
-        return view;
-    }
+    public ReachabilityView TrueReachability(Coordinate from) =>
+        ReachabilityView.FromGraph(Shape, from, IsAlive, Network.IsLinkCut);
 
     /// <summary>Gets whether every live node's reachability view equals the oracle's.</summary>
     public bool ViewsConverged()
