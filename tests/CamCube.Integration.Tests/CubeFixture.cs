@@ -16,9 +16,10 @@ public sealed class CubeFixture : IDisposable
             Directory.Delete(StateDirectory, recursive: true);
         }
 
-        // A port range of our own: tests of other processes may run at the same time.
-        BasePort = 30_000 + (Environment.ProcessId % 500 * 60);
-        MemcachedBasePort = BasePort - 15_000;
+        // Ports of our own, below Linux's ephemeral range (32768 and up), where the kernel hands
+        // out ports to outgoing connections and would collide with a fixed choice now and then.
+        BasePort = 20_000 + (Environment.ProcessId % 100 * 60);
+        MemcachedBasePort = BasePort - 10_000;
         var (exit, output, error) = Camcube.Run(StateDirectory, "cube", "up", "--detach", "--base-port", BasePort.ToString(System.Globalization.CultureInfo.InvariantCulture), "--memcached-port", MemcachedBasePort.ToString(System.Globalization.CultureInfo.InvariantCulture));
         if (exit != 0)
         {
