@@ -1,7 +1,5 @@
-using System.Buffers;
-using System.Text;
-using System.Text.Encodings.Web;
 using System.Text.Json;
+using CamCube.Cli.Nodes;
 using Microsoft.Extensions.Logging;
 
 namespace CamCube.Cli.Cube;
@@ -90,18 +88,7 @@ internal sealed partial class CubeSupervisor
         w.WriteEndArray();
     }
 
-    private static string Error(string message) => Json(w => w.WriteString("error", message));
+    private static string Error(string message) => ControlResponses.Error(message);
 
-    private static string Json(Action<Utf8JsonWriter> write)
-    {
-        var buffer = new ArrayBufferWriter<byte>();
-        using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
-        {
-            writer.WriteStartObject();
-            write(writer);
-            writer.WriteEndObject();
-        }
-
-        return Encoding.UTF8.GetString(buffer.WrittenSpan);
-    }
+    private static string Json(Action<Utf8JsonWriter> write) => ControlResponses.Json(write);
 }

@@ -277,7 +277,8 @@ internal static class ControlResponses
 
     internal static string Format(Coordinate c) => string.Create(CultureInfo.InvariantCulture, $"{c.X},{c.Y},{c.Z}");
 
-    private static string Json(Action<Utf8JsonWriter> write)
+    /// <summary>Writes one JSON object, the answer format of every control socket.</summary>
+    internal static string Json(Action<Utf8JsonWriter> write)
     {
         var buffer = new ArrayBufferWriter<byte>();
         using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
