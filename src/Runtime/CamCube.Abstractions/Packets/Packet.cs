@@ -216,6 +216,8 @@ public sealed class Packet
 
     internal void MarkRented() => _inPool = false;
 
+    internal void MarkPooled() => _inPool = true;
+
     private Coordinate ReadCoordinate(int offset) => new(
         BinaryPrimitives.ReadUInt16BigEndian(Buffer.AsSpan(offset)),
         BinaryPrimitives.ReadUInt16BigEndian(Buffer.AsSpan(offset + 2)),

@@ -71,6 +71,28 @@ public sealed class PacketPool
         return packet;
     }
 
+    /// <summary>
+    /// Creates packets until at least <paramref name="count"/> wait in the pool (never more than
+    /// it keeps), so that a burst up to that size rents without allocating.
+    /// </summary>
+    /// <param name="count">How many free packets the pool should hold.</param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative.</exception>
+    public void Preallocate(int count)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        lock (_gate)
+        {
+            var target = Math.Min(count, _free.Length);
+            while (_freeCount < target)
+            {
+                Interlocked.Increment(ref _created);
+                var packet = new Packet(PacketCapacityBytes, this);
+                packet.MarkPooled();
+                _free[_freeCount++] = packet;
+            }
+        }
+    }
+
     internal void Return(Packet packet)
     {
         lock (_gate)

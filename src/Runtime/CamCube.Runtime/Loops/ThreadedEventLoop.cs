@@ -10,7 +10,8 @@ namespace CamCube.Runtime.Loops;
 public sealed class ThreadedEventLoop : IEventLoop, IDisposable
 {
     private readonly object _gate = new();
-    private readonly Queue<LoopWorkItem> _queue = new();
+    // Sized for a burst of datagrams' frames, so that posting in steady state does not grow it.
+    private readonly Queue<LoopWorkItem> _queue = new(4_096);
     private readonly Thread _thread;
     private readonly Action<Exception>? _onUnhandled;
     private bool _stopping;
