@@ -93,9 +93,18 @@ internal sealed partial class ExtendedRouter
         targets.CopyTo(set.Targets);
         set.Count = targets.Length;
         packet.Attachment = set;
-        packet.QueuedTimestamp = _node.TimeProvider.GetTimestamp();
+
+        // Most packets leave in the pump below, before they could age: the clock is read only for
+        // a packet that stays queued (a taken packet has a new ticket, and may already be reused).
+        packet.QueuedTimestamp = NotStamped;
         queue.Packets.Enqueue(packet, links);
+        var ticket = packet.QueueTicket;
         _node.PumpUntilTaken(packet, links);
+        if (packet.QueueTicket == ticket)
+        {
+            packet.QueuedTimestamp = _node.TimeProvider.GetTimestamp();
+        }
+
         return RouteStatus.Queued;
     }
 
@@ -186,12 +195,13 @@ internal sealed partial class ExtendedRouter
             return null;
         }
 
-        var now = _node.TimeProvider.GetTimestamp();
+        long? now = null;
         while (queue.Packets.TryTake(link) is { } packet)
         {
             var set = (TargetSet)packet.Attachment!;
             packet.Attachment = null;
-            if (now - packet.QueuedTimestamp > queue.QueueTimeMaxTicks)
+            if (packet.QueuedTimestamp != NotStamped &&
+                (now ??= _node.TimeProvider.GetTimestamp()) - packet.QueuedTimestamp > queue.QueueTimeMaxTicks)
             {
                 _freeTargets.Push(set);
                 _node.DropQuietly(packet, DropReason.Expired);
@@ -219,8 +229,9 @@ internal sealed partial class ExtendedRouter
         var chosen = set.Targets[0];
         for (var i = 0; i < set.Count; i++)
         {
-            // Reservoir sampling: each matching entry is kept with probability 1/matches.
-            if ((set.Links[i] & bit) != 0 && _node.Random.Next(++matches) == 0)
+            // Reservoir sampling: each matching entry is kept with probability 1/matches (the
+            // first always, without drawing).
+            if ((set.Links[i] & bit) != 0 && (++matches == 1 || _node.Random.Next(matches) == 0))
             {
                 chosen = set.Targets[i];
             }

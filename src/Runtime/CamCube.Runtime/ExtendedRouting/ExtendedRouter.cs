@@ -16,6 +16,9 @@ internal sealed partial class ExtendedRouter : IExtendedRouter
     /// <summary>The largest K that F may return.</summary>
     public const int DefaultTargetsMax = 16;
 
+    /// <summary>The queued time of a packet queued during the pump that is still running (not yet read from the clock).</summary>
+    private const long NotStamped = long.MinValue;
+
     private readonly Node _node;
     private readonly ServiceSlot _slot;
     private readonly IRoutingProtocol _protocol;
