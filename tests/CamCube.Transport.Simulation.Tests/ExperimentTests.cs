@@ -5,6 +5,16 @@ namespace CamCube.Transport.Simulation.Tests;
 
 public sealed class ExperimentTests
 {
+    /// <summary>A churn run of a second on 64 servers, fast enough for a test and with several failures and joins.</summary>
+    private static readonly ChurnOptions s_smallChurn = new()
+    {
+        Shape = new TorusShape(4, 4, 4),
+        Duration = TimeSpan.FromSeconds(1),
+        ChurnRatePerSecond = 10,
+        PacketsPerSecondPerServer = 200,
+        Drain = TimeSpan.FromMilliseconds(100),
+    };
+
     [Fact]
     public void TorusPathsGiveThePapersBoundWhenNoServerFailed()
     {
@@ -77,14 +87,7 @@ public sealed class ExperimentTests
     [Fact]
     public void ChurnAccountsForEverySentPacketAndReplaysWhenRunTwice()
     {
-        var options = new ChurnOptions
-        {
-            Shape = new TorusShape(4, 4, 4),
-            Duration = TimeSpan.FromSeconds(1),
-            ChurnRatePerSecond = 10,
-            PacketsPerSecondPerServer = 200,
-            Drain = TimeSpan.FromMilliseconds(100),
-        };
+        var options = s_smallChurn;
 
         var first = ChurnExperiment.Run(options);
         var second = ChurnExperiment.Run(options);
@@ -93,6 +96,18 @@ public sealed class ExperimentTests
         Assert.Equal(first.Sent, first.Delivered + first.Dropped);
         Assert.Equal(1.28, first.FailureDurationSeconds, 12);
         Assert.True(first.Failures > 6 && first.Joins > 0, $"{first.Failures} failures and {first.Joins} joins.");
+    }
+
+    [Fact]
+    public void ChurnGivesTheSameTraceAndCountsWhetherOrNotNodesShareTheirRoutingSearches()
+    {
+        var options = s_smallChurn with { Seed = 7 };
+
+        var shared = ChurnExperiment.Run(options);
+        var unshared = ChurnExperiment.Run(options with { ShareRoutingComputations = false });
+
+        Assert.Equal(shared with { WallSeconds = 0, PeakWorkingSetBytes = 0 }, unshared with { WallSeconds = 0, PeakWorkingSetBytes = 0 });
+        Assert.True(shared.Failures > 6 && shared.Joins > 0, $"{shared.Failures} failures and {shared.Joins} joins.");
     }
 
     [Fact]

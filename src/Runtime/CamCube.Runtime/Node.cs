@@ -48,7 +48,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
     /// <param name="pool">The pool packets come from.</param>
     /// <param name="options">Settings; defaults if null.</param>
     /// <param name="loggerFactory">Where logs go; nowhere if null.</param>
-    /// <exception cref="ArgumentException">The shape has more than <see cref="ServerCountMax"/> servers.</exception>
+    /// <exception cref="ArgumentException">The shape has more than <see cref="ServerCountMax"/> servers, or <see cref="NodeOptions.RoutingComputations"/> is for another shape.</exception>
     public Node(ILinkTransport transport, IEventLoop loop, PacketPool pool, NodeOptions? options = null, ILoggerFactory? loggerFactory = null)
     {
         _transport = transport ?? throw new ArgumentNullException(nameof(transport));
@@ -78,7 +78,12 @@ public sealed partial class Node : ITransportSink, ILoopWork
         }
 
         _dropLog = new DropLog(_logger, TimeProvider);
-        Routes = new RoutingTable(Shape, Self, _existingLinks);
+        if (Options.RoutingComputations is { } computations && computations.Shape != Shape)
+        {
+            throw new ArgumentException($"The routing computations are shared for the torus {computations.Shape}, not this node's {Shape}.", nameof(options));
+        }
+
+        Routes = new RoutingTable(Shape, Self, _existingLinks, Options.RoutingComputations);
         _liveness = new LivenessService(this);
         _linkState = new LinkStateService(this);
         AddSlot(_liveness, weight: 1, isControl: true);

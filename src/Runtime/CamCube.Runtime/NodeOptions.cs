@@ -1,3 +1,5 @@
+using CamCube.Runtime.Routing;
+
 namespace CamCube.Runtime;
 
 /// <summary>Settings of one node. Every bound has a named maximum with its unit last.</summary>
@@ -20,6 +22,14 @@ public sealed class NodeOptions
 
     /// <summary>Gets or sets whether the node publishes its counters through System.Diagnostics.Metrics. Default true.</summary>
     public bool PublishMetrics { get; set; } = true;
+
+    /// <summary>
+    /// Gets or sets where the node's link-state routing finds searches that other nodes of this
+    /// process already ran on the same links (the simulator shares one among all its nodes); null
+    /// (the default) keeps them private to the node, as on UDP. The nodes sharing one must run on
+    /// one thread and have the same shape.
+    /// </summary>
+    public RoutingComputationCache? RoutingComputations { get; set; }
 
     /// <summary>Checks the settings and throws with a message naming the wrong one.</summary>
     /// <exception cref="ArgumentOutOfRangeException">A setting is out of range.</exception>

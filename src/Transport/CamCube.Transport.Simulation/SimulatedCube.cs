@@ -1,5 +1,6 @@
 using CamCube.Packets;
 using CamCube.Runtime;
+using CamCube.Runtime.Routing;
 
 namespace CamCube.Transport.Simulation;
 
@@ -10,15 +11,18 @@ namespace CamCube.Transport.Simulation;
 /// <see cref="TrueRoot"/> are the global-knowledge oracle.
 /// </summary>
 /// <remarks>
-/// Memory: per node, the runtime's own state (its routing table holds arrays of the cube's size,
-/// so it is linear in the number of servers per node and quadratic overall; about 40 bytes per
-/// server per node without failures, 60 with) plus the network's few hundred bytes.
+/// Memory: per node, the runtime's own state (its link-state database keeps 5 bytes per server
+/// and its reachability view a bit, so it is linear in the number of servers per node and
+/// quadratic overall) plus the network's few hundred bytes. The breadth-first searches of
+/// link-state routing are shared: one <see cref="RoutingComputationCache"/> for all nodes, so a
+/// search runs once per distinct database, not once per node.
 /// </remarks>
 public sealed class SimulatedCube
 {
     private readonly Node?[] _nodes;
     private readonly Action<Node>? _configure;
     private readonly ReachabilityView _liveServers;
+    private readonly RoutingComputationCache? _routingComputations;
 
     /// <summary>Creates the engine, the network and the packet pool of a cube; no node runs until <see cref="StartAll"/>.</summary>
     /// <param name="shape">The torus.</param>
@@ -34,6 +38,7 @@ public sealed class SimulatedCube
         Pool = new PacketPool(Options.Network.MtuBytes, Options.PooledPacketsMax);
         _nodes = new Node?[Network.ServerCount];
         _liveServers = new ReachabilityView(shape);
+        _routingComputations = Options.ShareRoutingComputations ? new RoutingComputationCache(shape) : null;
     }
 
     /// <summary>Gets the settings.</summary>
@@ -50,6 +55,9 @@ public sealed class SimulatedCube
 
     /// <summary>Gets the pool every node's packets come from.</summary>
     public PacketPool Pool { get; }
+
+    /// <summary>Gets the link-state searches the nodes share, or null if <see cref="SimulatedCubeOptions.ShareRoutingComputations"/> is off.</summary>
+    public RoutingComputationCache? RoutingComputations => _routingComputations;
 
     /// <summary>Gets the oracle's view of which servers are alive (it ignores cut cables).</summary>
     public IReachabilityView LiveServers => _liveServers;
@@ -174,7 +182,9 @@ public sealed class SimulatedCube
     private Node StartNode(int index)
     {
         var transport = Network.GetTransport(index);
-        var node = new Node(transport, Engine, Pool, Options.CreateNodeOptions(), Options.LoggerFactory);
+        var options = Options.CreateNodeOptions();
+        options.RoutingComputations ??= _routingComputations;
+        var node = new Node(transport, Engine, Pool, options, Options.LoggerFactory);
         _configure?.Invoke(node);
         _nodes[index] = node;
         node.Start();

@@ -1,4 +1,5 @@
 using CamCube.Runtime;
+using CamCube.Runtime.Routing;
 using Microsoft.Extensions.Logging;
 
 namespace CamCube.Transport.Simulation;
@@ -23,6 +24,13 @@ public sealed record SimulatedCubeOptions
 
     /// <summary>Gets a function that makes each node's options; if null, defaults without metrics and with <see cref="Seed"/>.</summary>
     public Func<NodeOptions>? NodeOptions { get; init; }
+
+    /// <summary>
+    /// Gets whether the nodes share one <see cref="RoutingComputationCache"/>, so that link-state
+    /// searches run once per distinct database rather than once per node (default true). Routes are
+    /// the same either way; turn it off only to check that.
+    /// </summary>
+    public bool ShareRoutingComputations { get; init; } = true;
 
     /// <summary>Gets where the nodes log; nowhere if null.</summary>
     public ILoggerFactory? LoggerFactory { get; init; }

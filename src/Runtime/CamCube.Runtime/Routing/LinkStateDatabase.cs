@@ -28,6 +28,17 @@ internal sealed class LinkStateDatabase
     /// <summary>Gets how many servers report fewer than all their links up.</summary>
     public int DegradedCount { get; private set; }
 
+    /// <summary>
+    /// Gets a hash of every server's up links, kept as each update lands: databases with the same
+    /// links have the same fingerprint whatever their sequence numbers, so a
+    /// <see cref="RoutingComputationCache"/> can find a graph another node already searched.
+    /// Equal fingerprints are a hint, never proof: the cache compares the links too.
+    /// </summary>
+    public ulong Fingerprint { get; private set; }
+
+    /// <summary>Gets every server's up links (bit i for direction i), by server index.</summary>
+    public ReadOnlySpan<byte> UpLinks => _upLinks;
+
     public byte WholeMask => _wholeMask;
 
     public uint SequenceOf(int server) => _sequence[server];
@@ -49,11 +60,28 @@ internal sealed class LinkStateDatabase
         if (_upLinks[server] != upLinks)
         {
             DegradedCount += (_upLinks[server] == _wholeMask ? 1 : 0) - (upLinks == _wholeMask ? 1 : 0);
+            Fingerprint ^= FingerprintOf(server, _upLinks[server]) ^ FingerprintOf(server, upLinks);
             _upLinks[server] = upLinks;
             Version++;
         }
 
         return true;
+    }
+
+    /// <summary>A server's share of <see cref="Fingerprint"/>: nothing while it is whole, so an empty database's fingerprint is 0.</summary>
+    private ulong FingerprintOf(int server, byte upLinks)
+    {
+        if (upLinks == _wholeMask)
+        {
+            return 0;
+        }
+
+        // SplitMix64's finaliser: every bit of the (server, links) pair moves every bit of the result.
+        var z = ((ulong)server << 8) | upLinks;
+        z += 0x9E3779B97F4A7C15UL;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9UL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBUL;
+        return z ^ (z >> 31);
     }
 
     /// <summary>Gets whether the link of <paramref name="server"/> in direction <paramref name="link"/> can carry traffic: both ends report it up.</summary>

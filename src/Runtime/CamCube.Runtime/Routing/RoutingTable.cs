@@ -1,3 +1,4 @@
+using System.Numerics;
 using System.Runtime.CompilerServices;
 
 namespace CamCube.Runtime.Routing;
@@ -5,15 +6,17 @@ namespace CamCube.Runtime.Routing;
 /// <summary>
 /// Shortest paths and reachability from one node over the links its link-state database says are
 /// usable. Without any reported failure, paths come straight from coordinates; with failures, from
-/// breadth-first searches recomputed lazily when the database changes (camcubeos 3.3).
+/// breadth-first searches on a <see cref="RoutingGraph"/> of the database's links, searched lazily
+/// per neighbour when a route needs it (camcubeos 3.3).
 /// </summary>
 /// <remarks>
-/// With failures the table keeps a distance array per neighbour (6 x 2 bytes per server): memory
-/// linear in the shape's size per node, which the simulator's large runs should keep in mind.
+/// The graph comes from a <see cref="RoutingComputationCache"/>: shared with the other nodes of
+/// the process whose databases hold the same links (the simulator's), or private to this node.
+/// The table itself keeps only references to the graph's arrays, none of its own per server.
 /// </remarks>
 internal sealed class RoutingTable
 {
-    private const ushort Unreached = ushort.MaxValue;
+    private const ushort Unreached = RoutingGraph.Unreached;
 
     /// <summary>Log2 of the direct-mapped root cache's entries: a hop resolves few distinct key coordinates.</summary>
     private const int RootCacheBits = 6;
@@ -22,23 +25,37 @@ internal sealed class RoutingTable
     private readonly Coordinate _self;
     private readonly int _selfIndex;
     private readonly byte _existingLinks;
+    private readonly int[] _neighborIndex = new int[LinkDirections.Count];
+    private readonly RoutingComputationCache _computations;
     private readonly ReachabilityView _reachability;
     private readonly ushort[]?[] _distanceFromNeighbor = new ushort[]?[LinkDirections.Count];
     private readonly List<(Coordinate Server, bool Reachable)> _changes = [];
-    private readonly int[] _bfsQueue;
     private readonly RootCacheEntry[] _rootCache = new RootCacheEntry[1 << RootCacheBits];
+    private RoutingGraph? _graph;
+    private ulong[]? _reachableBits;
+    private byte _usableLinks;
     private long _builtForVersion = -1;
     private bool _analytic = true;
 
-    public RoutingTable(TorusShape shape, Coordinate self, byte existingLinks)
+    /// <summary>Creates the table of the node at <paramref name="self"/>.</summary>
+    /// <param name="shape">The torus.</param>
+    /// <param name="self">The node's coordinate.</param>
+    /// <param name="existingLinks">The links the shape gives every server (bit i for direction i).</param>
+    /// <param name="computations">Searches shared with other nodes of the same shape; if null, the table keeps its own.</param>
+    public RoutingTable(TorusShape shape, Coordinate self, byte existingLinks, RoutingComputationCache? computations = null)
     {
         _shape = shape;
         _self = self;
         _selfIndex = (int)shape.IndexOf(self);
         _existingLinks = existingLinks;
+        for (var d = 0; d < LinkDirections.Count; d++)
+        {
+            _neighborIndex[d] = (int)shape.IndexOf(shape.Neighbor(self, (LinkDirection)d));
+        }
+
+        _computations = computations ?? new RoutingComputationCache(shape, graphsMax: 1);
         Database = new LinkStateDatabase(shape, existingLinks);
         _reachability = new ReachabilityView(shape);
-        _bfsQueue = new int[shape.ServerCount];
         _builtForVersion = Database.Version;
     }
 
@@ -113,7 +130,7 @@ internal sealed class RoutingTable
         byte links = 0;
         for (var d = 0; d < LinkDirections.Count; d++)
         {
-            var distances = _distanceFromNeighbor[d];
+            var distances = DistancesFromNeighbor(d);
             if (distances is null)
             {
                 continue;
@@ -158,7 +175,7 @@ internal sealed class RoutingTable
             }
             else
             {
-                var distances = _distanceFromNeighbor[d];
+                var distances = DistancesFromNeighbor(d);
                 if (distances is null || distances[target] == Unreached)
                 {
                     continue;
@@ -226,78 +243,72 @@ internal sealed class RoutingTable
     private void Rebuild()
     {
         _builtForVersion = Database.Version;
+        Array.Clear(_distanceFromNeighbor);
+        _usableLinks = 0;
         if (Database.DegradedCount == 0)
         {
             _analytic = true;
-            Array.Clear(_distanceFromNeighbor);
-            UpdateReachability(reached: null);
+            _graph = null;
+            UpdateReachability(reachable: null);
             return;
         }
 
         _analytic = false;
-        var reached = new ushort[_shape.ServerCount];
-        Search(_selfIndex, reached);
+        _graph = _computations.GetGraph(Database);
         for (var d = 0; d < LinkDirections.Count; d++)
         {
             var link = (LinkDirection)d;
-            _distanceFromNeighbor[d] = null;
-            if ((_existingLinks & (1 << d)) == 0)
+            if ((_existingLinks & (1 << d)) != 0 && _graph.IsUsable(_selfIndex, link, _neighborIndex[d], _shape.PeerLink(link)))
             {
-                continue;
-            }
-
-            var neighbor = (int)_shape.IndexOf(_shape.Neighbor(_self, link));
-            if (!Database.IsUsable(_selfIndex, link, neighbor, _shape.PeerLink(link)))
-            {
-                continue;
-            }
-
-            var distances = new ushort[_shape.ServerCount];
-            Search(neighbor, distances);
-            _distanceFromNeighbor[d] = distances;
-        }
-
-        UpdateReachability(reached);
-    }
-
-    private void UpdateReachability(ushort[]? reached)
-    {
-        for (var i = 0; i < _shape.ServerCount; i++)
-        {
-            var server = _shape.CoordinateAt(i);
-            var reachable = reached is null || reached[i] != Unreached;
-            if (_reachability.SetReachable(server, reachable))
-            {
-                _changes.Add((server, reachable));
+                _usableLinks |= (byte)(1 << d);
             }
         }
+
+        UpdateReachability(_graph.ReachableFrom(_selfIndex));
     }
 
-    /// <summary>Breadth-first search over usable links from <paramref name="origin"/>, writing hop distances (or <see cref="Unreached"/>).</summary>
-    private void Search(int origin, ushort[] distances)
+    /// <summary>Gets the distances from the neighbour on link <paramref name="d"/>, searching the graph the first time; null if the link is not usable.</summary>
+    private ushort[]? DistancesFromNeighbor(int d)
     {
-        Array.Fill(distances, Unreached);
-        distances[origin] = 0;
-        var head = 0;
-        var tail = 0;
-        _bfsQueue[tail++] = origin;
-        while (head < tail)
+        if ((_usableLinks & (1 << d)) == 0)
         {
-            var index = _bfsQueue[head++];
-            var coordinate = _shape.CoordinateAt(index);
-            for (var d = 0; d < LinkDirections.Count; d++)
+            return null;
+        }
+
+        return _distanceFromNeighbor[d] ??= _graph!.DistancesFrom(_neighborIndex[d]);
+    }
+
+    /// <summary>Marks the servers whose reachability changed (bitset, null for all reachable) and records the changes, in server order.</summary>
+    private void UpdateReachability(ulong[]? reachable)
+    {
+        var previous = _reachableBits;
+        _reachableBits = reachable;
+        if (previous is null && reachable is null)
+        {
+            return;
+        }
+
+        var words = (int)((_shape.ServerCount + 63) / 64);
+        for (var w = 0; w < words; w++)
+        {
+            var was = previous is null ? ulong.MaxValue : previous[w];
+            var now = reachable is null ? ulong.MaxValue : reachable[w];
+            var changed = was ^ now;
+            while (changed != 0)
             {
-                if ((_existingLinks & (1 << d)) == 0)
+                var bit = BitOperations.TrailingZeroCount(changed);
+                changed &= changed - 1;
+                var index = (w * 64) + bit;
+                if (index >= _shape.ServerCount)
                 {
-                    continue;
+                    break;
                 }
 
-                var link = (LinkDirection)d;
-                var neighbor = (int)_shape.IndexOf(_shape.Neighbor(coordinate, link));
-                if (distances[neighbor] == Unreached && Database.IsUsable(index, link, neighbor, _shape.PeerLink(link)))
+                var server = _shape.CoordinateAt(index);
+                var isReachable = (now & (1UL << bit)) != 0;
+                if (_reachability.SetReachable(server, isReachable))
                 {
-                    distances[neighbor] = (ushort)Math.Min(distances[index] + 1, Unreached - 1);
-                    _bfsQueue[tail++] = neighbor;
+                    _changes.Add((server, isReachable));
                 }
             }
         }

@@ -37,6 +37,7 @@ public static class ChurnExperiment
             {
                 Seed = options.Seed,
                 Network = options.Network,
+                ShareRoutingComputations = options.ShareRoutingComputations,
                 NodeOptions = () => new NodeOptions { PublishMetrics = false, Seed = options.Seed },
             });
         oracle = new DeliveryOracle(cube);

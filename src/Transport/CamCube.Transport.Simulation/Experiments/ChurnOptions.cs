@@ -33,6 +33,9 @@ public sealed record ChurnOptions
     /// <summary>Gets what to call with (server, key, true root, virtual time) on each misdelivery; may be null.</summary>
     public Action<Coordinate, KeyCoordinate, Coordinate, TimeSpan>? MisdeliveryObserved { get; init; }
 
+    /// <summary>Gets whether the nodes share their link-state searches (default true; see <see cref="SimulatedCubeOptions.ShareRoutingComputations"/>).</summary>
+    public bool ShareRoutingComputations { get; init; } = true;
+
     /// <summary>Gets the link parameters (whether a failure is signalled to neighbours is one of them).</summary>
     public SimulatedNetworkOptions Network { get; init; } = SimulatedNetworkOptions.Default;
 }
