@@ -28,11 +28,12 @@ internal static class PingDriver
     private const int WarmupCount = 300;
     private static readonly TorusShape s_shape = new(2, 1, 1);
 
-    public static NodeSettings NodeSettingsFor(Coordinate self, int basePort) => new()
+    public static NodeSettings NodeSettingsFor(Coordinate self, int basePort, TimeSpan loopIdleSpin) => new()
     {
         Shape = s_shape,
         Self = self,
         Addressing = UdpPeerAddressing.FromBasePort(basePort),
+        LoopIdleSpin = loopIdleSpin,
     };
 
     public static async Task<int> RunAsync(DriverArguments arguments)
@@ -41,10 +42,12 @@ internal static class PingDriver
         var blocks = Math.Min(arguments.Int("blocks", 10), count);
         var basePort = arguments.Int("base-port", DefaultBasePort);
         var echoPort = arguments.Int("echo-port", DefaultEchoPort);
+        var spinMicroseconds = arguments.Int("loop-spin-us", 0);
+        var spin = TimeSpan.FromMicroseconds(spinMicroseconds);
         var perBlock = (count + blocks - 1) / blocks;
 
         await Console.Out.WriteLineAsync(await MachineInfo.DescribeAsync().ConfigureAwait(false)).ConfigureAwait(false);
-        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"ping: {blocks} blocks of {perBlock} pings per path, alternating, after {WarmupCount} warm-up pings each; {s_datagramBytes}-byte datagrams both ways")).ConfigureAwait(false);
+        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"ping: {blocks} blocks of {perBlock} pings per path, alternating, after {WarmupCount} warm-up pings each; {s_datagramBytes}-byte datagrams both ways; both nodes' event loops spin {spinMicroseconds} µs before sleeping (--loop-spin-us)")).ConfigureAwait(false);
 
         // A fresh cluster key for this run, handed to the nodes through the environment (never the command line).
         var key = ClusterKey.CreateRandom().ToHexString();
@@ -55,9 +58,9 @@ internal static class PingDriver
 
         var echo = await ChildProcess.StartAsync("echo-server", environment, ready, "--port", Text(echoPort), "--max-seconds", limit).ConfigureAwait(false);
         await using var echoScope = echo.ConfigureAwait(false);
-        var peer = await ChildProcess.StartAsync("ping-node", environment, ready, "--base-port", Text(basePort), "--max-seconds", limit).ConfigureAwait(false);
+        var peer = await ChildProcess.StartAsync("ping-node", environment, ready, "--base-port", Text(basePort), "--max-seconds", limit, "--loop-spin-us", Text(spinMicroseconds)).ConfigureAwait(false);
         await using var peerScope = peer.ConfigureAwait(false);
-        var node = await CamCubeNode.StartAsync(NodeSettingsFor(new Coordinate(0, 0, 0), basePort), NullLoggerFactory.Instance, CancellationToken.None).ConfigureAwait(false);
+        var node = await CamCubeNode.StartAsync(NodeSettingsFor(new Coordinate(0, 0, 0), basePort, spin), NullLoggerFactory.Instance, CancellationToken.None).ConfigureAwait(false);
         await using var nodeScope = node.ConfigureAwait(false);
         using var plain = new PlainPingClient(echoPort);
         var target = new Coordinate(1, 0, 0);

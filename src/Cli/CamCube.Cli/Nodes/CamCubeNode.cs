@@ -61,7 +61,7 @@ internal sealed class CamCubeNode : IAsyncDisposable
         ArgumentNullException.ThrowIfNull(settings);
         var key = settings.LoadKey();
         var logger = loggerFactory.CreateLogger("CamCube.Node");
-        var loop = new ThreadedEventLoop($"camcube-node-{settings.Self.X}-{settings.Self.Y}-{settings.Self.Z}", TimeProvider.System, ex => logger.LogError(ex, "A work item failed on the event loop"));
+        var loop = new ThreadedEventLoop($"camcube-node-{settings.Self.X}-{settings.Self.Y}-{settings.Self.Z}", TimeProvider.System, ex => logger.LogError(ex, "A work item failed on the event loop"), settings.LoopIdleSpin);
         var pool = new PacketPool();
         UdpLinkTransport? transport = null;
         try

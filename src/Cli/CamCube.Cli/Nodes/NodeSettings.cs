@@ -34,6 +34,9 @@ internal sealed record NodeSettings
 
     public int Seed { get; init; } = 1;
 
+    /// <summary>Gets how long the node's event loop spins for work before it sleeps (zero: it sleeps at once); see <see cref="Runtime.Loops.ThreadedEventLoop"/>.</summary>
+    public TimeSpan LoopIdleSpin { get; init; }
+
     /// <summary>Gets the faults injected between the runtime and the network from the start (none by default).</summary>
     public Transport.Simulation.Faults.FaultOptions Faults { get; init; } = Transport.Simulation.Faults.FaultOptions.None;
 

@@ -16,6 +16,7 @@ internal static class NodeSettingsReader
     [
         "--shape", "--coord", "--base-port", "--host", "--peers", "--key-file", "--control-socket",
         "--memcached-port", "--memcached-host", "--heartbeat-ms", "--timeout-ms", "--rate-limit-mbps", "--seed", "--log-level",
+        "--loop-spin-us",
     ];
 
     public static readonly string[] FlagOptions = ["--insecure"];
@@ -91,6 +92,7 @@ internal static class NodeSettingsReader
             HeartbeatTimeout = TimeSpan.FromMilliseconds(timeout),
             RateLimitBitsPerSecond = Int(configuration, "rate-limit-mbps", 0, 0, 1_000_000) * 1_000_000L,
             Seed = Int(configuration, "seed", 1, int.MinValue, int.MaxValue),
+            LoopIdleSpin = TimeSpan.FromMicroseconds(Int(configuration, "loop-spin-us", 0, 0, 1_000_000)),
         };
     }
 

@@ -14,15 +14,31 @@ public sealed class ThreadedEventLoop : IEventLoop, IDisposable
     private readonly Queue<LoopWorkItem> _queue = new(4_096);
     private readonly Thread _thread;
     private readonly Action<Exception>? _onUnhandled;
-    private bool _stopping;
+    private readonly long _idleSpinTicks;
+    private volatile int _queued;
+    private volatile bool _stopping;
 
     /// <summary>Starts a loop thread named <paramref name="name"/>.</summary>
     /// <param name="name">The thread's name, shown in debuggers and dumps.</param>
     /// <param name="timeProvider">The clock; the system clock if null.</param>
     /// <param name="onUnhandled">Called on the loop thread with an exception a work item threw; the loop keeps running.</param>
-    public ThreadedEventLoop(string name, TimeProvider? timeProvider = null, Action<Exception>? onUnhandled = null)
+    /// <param name="idleSpin">
+    /// How long the loop keeps its core, spinning, when it runs out of work before it sleeps (zero,
+    /// the default: it sleeps at once). Spinning saves the wake-up of a sleeping thread on the next
+    /// arrival, a few microseconds on an idle core and far more on a busy one, at the price of that
+    /// core: for latency-sensitive nodes with cores to spare, never for many nodes on few cores.
+    /// </param>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="idleSpin"/> is negative or longer than a second.</exception>
+    public ThreadedEventLoop(string name, TimeProvider? timeProvider = null, Action<Exception>? onUnhandled = null, TimeSpan idleSpin = default)
     {
+        if (idleSpin < TimeSpan.Zero || idleSpin > TimeSpan.FromSeconds(1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(idleSpin), idleSpin, "An event loop's idle spin is from zero to one second.");
+        }
+
         TimeProvider = timeProvider ?? TimeProvider.System;
+        IdleSpin = idleSpin;
+        _idleSpinTicks = (long)(idleSpin.TotalSeconds * TimeProvider.System.TimestampFrequency);
         _onUnhandled = onUnhandled;
         _thread = new Thread(RunLoop) { IsBackground = true, Name = name };
         _thread.Start();
@@ -30,6 +46,9 @@ public sealed class ThreadedEventLoop : IEventLoop, IDisposable
 
     /// <inheritdoc/>
     public TimeProvider TimeProvider { get; }
+
+    /// <summary>Gets how long the loop spins for new work before it sleeps.</summary>
+    public TimeSpan IdleSpin { get; }
 
     /// <summary>Gets whether the calling thread is the loop's thread.</summary>
     public bool IsOnLoopThread => Environment.CurrentManagedThreadId == _thread.ManagedThreadId;
@@ -47,6 +66,7 @@ public sealed class ThreadedEventLoop : IEventLoop, IDisposable
             }
 
             _queue.Enqueue(new LoopWorkItem(target, code, argument, packet));
+            _queued = _queue.Count;
             if (_queue.Count == 1)
             {
                 Monitor.Pulse(_gate);
@@ -73,6 +93,11 @@ public sealed class ThreadedEventLoop : IEventLoop, IDisposable
     {
         while (true)
         {
+            if (_idleSpinTicks > 0 && _queued == 0)
+            {
+                SpinForWork();
+            }
+
             LoopWorkItem item;
             lock (_gate)
             {
@@ -92,6 +117,7 @@ public sealed class ThreadedEventLoop : IEventLoop, IDisposable
                 }
 
                 item = _queue.Dequeue();
+                _queued = _queue.Count;
             }
 
             try
@@ -104,6 +130,16 @@ public sealed class ThreadedEventLoop : IEventLoop, IDisposable
             {
                 _onUnhandled?.Invoke(ex);
             }
+        }
+    }
+
+    /// <summary>Waits for work without sleeping, up to the idle spin, reading the count without the lock.</summary>
+    private void SpinForWork()
+    {
+        var start = TimeProvider.System.GetTimestamp();
+        while (_queued == 0 && !_stopping && TimeProvider.System.GetTimestamp() - start < _idleSpinTicks)
+        {
+            Thread.SpinWait(20);
         }
     }
 }

@@ -1,0 +1,42 @@
+using CamCube.Cli.Nodes;
+using Microsoft.Extensions.Configuration;
+
+namespace CamCube.Cli.Tests;
+
+public sealed class NodeSettingsReaderTests
+{
+    [Fact]
+    public void TheLoopSpinsForNoTimeUnlessToldTo()
+    {
+        var settings = NodeSettingsReader.Read(Configuration());
+        Assert.Equal(TimeSpan.Zero, settings.LoopIdleSpin);
+    }
+
+    [Fact]
+    public void LoopSpinIsReadInMicroseconds()
+    {
+        var settings = NodeSettingsReader.Read(Configuration(("loop-spin-us", "150")));
+        Assert.Equal(TimeSpan.FromMicroseconds(150), settings.LoopIdleSpin);
+    }
+
+    [Theory]
+    [InlineData("-5")]
+    [InlineData("2000000")]
+    [InlineData("fast")]
+    public void ALoopSpinOutOfRangeOrNotANumberIsRefusedByName(string value)
+    {
+        var ex = Assert.Throws<UsageException>(() => NodeSettingsReader.Read(Configuration(("loop-spin-us", value))));
+        Assert.Contains("--loop-spin-us", ex.Message, StringComparison.Ordinal);
+    }
+
+    private static IConfiguration Configuration(params (string Key, string Value)[] extra)
+    {
+        var values = new Dictionary<string, string?> { ["shape"] = "3x3x3", ["coord"] = "1,1,1", ["insecure"] = "true" };
+        foreach (var (key, value) in extra)
+        {
+            values[key] = value;
+        }
+
+        return new ConfigurationBuilder().AddInMemoryCollection(values).Build();
+    }
+}
