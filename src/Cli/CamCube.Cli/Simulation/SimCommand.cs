@@ -1,18 +1,23 @@
 using System.Globalization;
+using CamCube.Services.Cache;
 using CamCube.Transport.Simulation.Experiments;
 
 namespace CamCube.Cli.Simulation;
 
-/// <summary>`camcube sim`: the papers' scale and churn experiments in the packet-level simulator.</summary>
+/// <summary>`camcube sim`: the papers' scale, churn and cache hot-spot experiments in the packet-level simulator.</summary>
 internal static class SimCommand
 {
     public const string Usage = """
-        usage: camcube sim <all-to-all|failures|churn> [--shape 8x8x8] [--seed N] [--duration 10s]
+        usage: camcube sim <all-to-all|failures|churn|hotspot> [--shape 8x8x8] [--seed N] [--duration 10s]
                            [--out results.json] [--svg figure.svg] [--churn-rate 2] [--failed-fraction 0.1]
+                           [--items N] [--lookups N] [--k 8] [--in-flight 1000]
 
           all-to-all   every server sends to all others on shortest paths (camcubeos Fig. 5a)
           failures     all-to-all with 0..20% of servers failed at random (Fig. 5b)
           churn        key-routed traffic under continuous failures and recoveries, checked by an oracle (Fig. 5c)
+          hotspot      hops to a cache hit, base routing vs k hot-spot replicas, Zipf 1.5 lookups
+                       (symbiotic-routing Fig. 3); shape default 20x20x20, items default 1,000 per
+                       server, lookups 100 per server, k 8, 1,000 lookups in flight
 
           --duration   measured virtual time: all-to-all and failures default 20ms, churn 10m (units ms, s, m)
           --out        write the result as JSON (fields experiment, shape, seed, traceHash, events, ...)
@@ -22,13 +27,13 @@ internal static class SimCommand
 
     public static int Run(IReadOnlyList<string> args, CliConsole console)
     {
-        var reader = new ArgumentReader("sim", args, ["--shape", "--seed", "--duration", "--out", "--svg", "--churn-rate", "--failed-fraction"], []);
+        var reader = new ArgumentReader("sim", args, ["--shape", "--seed", "--duration", "--out", "--svg", "--churn-rate", "--failed-fraction", "--items", "--lookups", "--k", "--in-flight"], []);
         if (reader.Positional.Count != 1)
         {
-            throw new UsageException("sim: name one experiment: all-to-all, failures or churn.");
+            throw new UsageException("sim: name one experiment: all-to-all, failures, churn or hotspot.");
         }
 
-        var shape = ArgumentReader.ParseShape(reader.Single("--shape") ?? "8x8x8");
+        var shape = ArgumentReader.ParseShape(reader.Single("--shape") ?? (reader.Positional[0] == HotSpotExperiment.Name ? "20x20x20" : "8x8x8"));
         if (shape.ServerCount > 8_000)
         {
             throw new UsageException($"sim: {shape} has {shape.ServerCount} servers; the simulator runs up to 8000 (20x20x20) here.");
@@ -67,12 +72,26 @@ internal static class SimCommand
                     break;
                 }
 
+            case HotSpotExperiment.Name:
+                result = HotSpotExperiment.Run(
+                    new HotSpotOptions
+                    {
+                        Shape = shape,
+                        Seed = seed,
+                        Items = reader.Int("--items", (int)Math.Min(int.MaxValue, HotSpotOptions.ItemsPerServerDefault * shape.ServerCount), 1, int.MaxValue),
+                        Lookups = reader.Int("--lookups", (int)(HotSpotOptions.LookupsPerServerDefault * shape.ServerCount), 1, int.MaxValue),
+                        K = reader.Int("--k", 8, 0, HotSpotReplicas.SecondaryCountMax),
+                        LookupsInFlight = reader.Int("--in-flight", 1_000, 1, 1_000_000),
+                    },
+                    progress);
+                break;
+
             default:
-                throw new UsageException($"sim: unknown experiment '{reader.Positional[0]}'; use all-to-all, failures or churn.");
+                throw new UsageException($"sim: unknown experiment '{reader.Positional[0]}'; use all-to-all, failures, churn or hotspot.");
         }
 
         progress.Dispose();
-        console.Out.WriteLine(ResultTable.Render(result));
+        console.Out.WriteLine(result is HotSpotResult hotSpot ? HotSpotTable.Render(hotSpot) : ResultTable.Render(result));
         if (reader.Single("--out") is { } path)
         {
             File.WriteAllText(path, ExperimentJson.Serialize(result) + "\n");
@@ -81,7 +100,7 @@ internal static class SimCommand
 
         if (reader.Single("--svg") is { } svg)
         {
-            File.WriteAllText(svg, SvgFigure.Render(result));
+            File.WriteAllText(svg, result is HotSpotResult figure ? HotSpotFigure.Render(figure) : SvgFigure.Render(result));
             console.Out.WriteLine($"figure written to {svg}");
         }
 
