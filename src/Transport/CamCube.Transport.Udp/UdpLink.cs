@@ -20,13 +20,15 @@ internal sealed class UdpLink : IDisposable
     private long _creditedCounter;
     private long _highestReceived;
     private int _uncredited;
+    private IPEndPoint _peer;
+    private SocketAddress _peerAddress;
 
     public UdpLink(LinkDirection direction, LinkDirection incomingSenderLink, IPEndPoint peer, byte[] sendKey, byte[] receiveKey, int framesInFlightMax, int datagramsInFlightMax)
     {
         Direction = direction;
         IncomingSenderLink = incomingSenderLink;
-        Peer = peer;
-        PeerAddress = peer.Serialize();
+        _peer = peer;
+        _peerAddress = peer.Serialize();
         SendAead = new AesGcm(sendKey, UdpDatagram.TagSizeBytes);
         ReceiveAead = new AesGcm(receiveKey, UdpDatagram.TagSizeBytes);
         CryptographicOperations.ZeroMemory(sendKey);
@@ -43,9 +45,20 @@ internal sealed class UdpLink : IDisposable
     /// <summary>Gets the link id the neighbour writes in datagrams it sends to us on this link: the opposite direction, or the same on an axis of size 2.</summary>
     public LinkDirection IncomingSenderLink { get; }
 
-    public IPEndPoint Peer { get; }
+    /// <summary>Gets the neighbour's endpoint; it changes only when its host name resolves to a new address.</summary>
+    public IPEndPoint Peer => Volatile.Read(ref _peer);
 
-    public SocketAddress PeerAddress { get; }
+    /// <summary>Gets the neighbour's endpoint as the socket reports senders; read on the receive thread, replaced whole on the loop.</summary>
+    public SocketAddress PeerAddress => Volatile.Read(ref _peerAddress);
+
+    /// <summary>Gets or sets whether a resolution of the neighbour's host name is under way (event loop).</summary>
+    public bool Resolving { get; set; }
+
+    /// <summary>Gets or sets when the neighbour's host name was last resolved, in loop timestamps (event loop).</summary>
+    public long ResolvedTimestamp { get; set; }
+
+    /// <summary>Gets or sets the endpoint a finished resolution found, until the loop applies it.</summary>
+    public IPEndPoint? ResolvedPeer { get; set; }
 
     /// <summary>Gets the AEAD for datagrams we send; used on the event loop.</summary>
     public AesGcm SendAead { get; }
@@ -97,7 +110,16 @@ internal sealed class UdpLink : IDisposable
     public long DatagramsReceived;
     public long SendErrors;
     public long CreditTimeouts;
+    public long PeerAddressChanges;
 #pragma warning restore SA1401, CA1051
+
+    /// <summary>Points the link at the neighbour's new address (event loop); datagrams from the old one count as unknown from now on.</summary>
+    public void ChangePeer(IPEndPoint peer)
+    {
+        Volatile.Write(ref _peerAddress, peer.Serialize());
+        Volatile.Write(ref _peer, peer);
+        Interlocked.Increment(ref PeerAddressChanges);
+    }
 
     public void Enqueue(Packet frame)
     {
@@ -194,7 +216,8 @@ internal sealed class UdpLink : IDisposable
         Interlocked.Read(ref FrameBytesReceived),
         Interlocked.Read(ref DatagramsReceived),
         Interlocked.Read(ref SendErrors),
-        Interlocked.Read(ref CreditTimeouts));
+        Interlocked.Read(ref CreditTimeouts),
+        Interlocked.Read(ref PeerAddressChanges));
 
     /// <summary>Releases every waiting frame and the keys.</summary>
     public void Dispose()

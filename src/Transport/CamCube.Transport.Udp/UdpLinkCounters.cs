@@ -9,6 +9,7 @@ namespace CamCube.Transport.Udp;
 /// <param name="DatagramsReceived">Authenticated datagrams received on the link.</param>
 /// <param name="SendErrors">Datagrams the socket refused to send (their frames were dropped, as on a lossy link).</param>
 /// <param name="CreditTimeouts">Times the link waited a whole credit timeout for the neighbour and took its datagrams in flight as lost.</param>
+/// <param name="PeerAddressChanges">Times the neighbour's host name, resolved again while it was silent, gave a new address that the link then used.</param>
 public readonly record struct UdpLinkCounters(
     long FramesSent,
     long FrameBytesSent,
@@ -17,4 +18,5 @@ public readonly record struct UdpLinkCounters(
     long FrameBytesReceived,
     long DatagramsReceived,
     long SendErrors,
-    long CreditTimeouts);
+    long CreditTimeouts,
+    long PeerAddressChanges);

@@ -106,7 +106,9 @@ public sealed partial class UdpLinkTransport
             var neighbor = Shape.Neighbor(Self, direction);
             try
             {
-                peers[d] = _options.Addressing.Resolve(Shape, neighbor, family);
+                peers[d] = _options.HostResolver is null
+                    ? _options.Addressing.Resolve(Shape, neighbor, family)
+                    : ResolveWithHostResolver(neighbor, family);
             }
             catch (SocketException ex)
             {

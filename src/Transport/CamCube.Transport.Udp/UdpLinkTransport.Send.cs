@@ -42,6 +42,9 @@ public sealed partial class UdpLinkTransport
             link.ForgetInFlight();
             link.StalledTimestamp = 0;
             Interlocked.Increment(ref link.CreditTimeouts);
+
+            // A neighbour that came back elsewhere (a new container or pod) keeps its name.
+            ResolvePeerAgain(link);
         }
 
         FlushAndReportRoom(link);

@@ -34,6 +34,7 @@ public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDispo
     private const int CodeReceived = 3;
     private const int CodeCredit = 4;
     private const int CodeSendCredit = 5;
+    private const int CodeResolved = 6;
 
     private readonly IEventLoop _loop;
     private readonly PacketPool _pool;
@@ -48,6 +49,7 @@ public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDispo
     private long _droppedUnknownSender;
     private long _droppedBadTag;
     private long _droppedReplay;
+    private long _peerLookupFailures;
     private long _droppedMalformed;
 
     /// <summary>Creates a transport for server <paramref name="self"/> of a cube of <paramref name="shape"/>; nothing is bound until <see cref="Start"/>.</summary>
@@ -102,6 +104,9 @@ public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDispo
 
     /// <summary>Gets the datagrams dropped as truncated, oversized, of another magic or version, or with a malformed body.</summary>
     public long DroppedMalformed => Interlocked.Read(ref _droppedMalformed);
+
+    /// <summary>Gets how many lookups of a silent neighbour's host name failed or gave an address that was refused; the link kept its address.</summary>
+    public long PeerLookupFailures => Interlocked.Read(ref _peerLookupFailures);
 
     /// <summary>Gets the traffic counters of <paramref name="link"/>, all zero for a link the shape does not have.</summary>
     public UdpLinkCounters GetCounters(LinkDirection link) =>
@@ -204,6 +209,9 @@ public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDispo
                 break;
             case CodeSendCredit:
                 SendCredit(_links[argument]!);
+                break;
+            case CodeResolved:
+                ApplyResolvedPeer(_links[argument]!);
                 break;
             default:
                 packet?.Release();

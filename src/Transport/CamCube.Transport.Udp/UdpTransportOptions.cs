@@ -1,4 +1,5 @@
 using System.Net;
+using System.Net.Sockets;
 
 namespace CamCube.Transport.Udp;
 
@@ -83,6 +84,20 @@ public sealed class UdpTransportOptions
     /// </summary>
     public IPEndPoint? BindEndPoint { get; init; }
 
+    /// <summary>
+    /// Gets how host names of <see cref="Addressing"/> are resolved to addresses: DNS
+    /// (<see cref="Dns.GetHostAddressesAsync(string, AddressFamily, CancellationToken)"/>) if null.
+    /// Replace it to discover peers another way (a service registry, a test's table).
+    /// </summary>
+    public Func<string, AddressFamily, CancellationToken, Task<IPAddress[]>>? HostResolver { get; init; }
+
+    /// <summary>
+    /// Gets the least time between two resolutions of a silent neighbour's host name. A
+    /// neighbour that stops crediting (a restarted container or pod may come back at a new
+    /// address) has its name resolved again, at most this often. Default 1 s.
+    /// </summary>
+    public TimeSpan PeerResolveIntervalMin { get; init; } = TimeSpan.FromSeconds(1);
+
     /// <summary>Gets the size asked for the socket's send and receive buffers in bytes (the kernel may cap it). Default 4 MiB.</summary>
     public int SocketBufferBytes { get; init; } = DefaultSocketBufferBytes;
 
@@ -111,5 +126,9 @@ public sealed class UdpTransportOptions
         ArgumentOutOfRangeException.ThrowIfNegative(RateLimitBitsPerSecond, nameof(RateLimitBitsPerSecond));
         ArgumentOutOfRangeException.ThrowIfNegative(RateLimitBurstBytes, nameof(RateLimitBurstBytes));
         ArgumentOutOfRangeException.ThrowIfLessThan(SocketBufferBytes, 4096, nameof(SocketBufferBytes));
+        if (PeerResolveIntervalMin < TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(PeerResolveIntervalMin), PeerResolveIntervalMin, "PeerResolveIntervalMin is zero or more.");
+        }
     }
 }
