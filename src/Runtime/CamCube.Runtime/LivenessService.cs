@@ -9,6 +9,9 @@ namespace CamCube.Runtime;
 /// silent past the timeout, or that the transport reports down, is down; the first heartbeat
 /// after that brings it up. A heartbeat carries the sender's incarnation, so a neighbour that
 /// restarted between two heartbeats is seen as down and up again (its link state resynchronises).
+/// Silence is counted only while this node was listening: when its own tick comes late (its loop
+/// or timer thread was paused by a collection or a starved CPU), the pause is not held against its
+/// neighbours, whose heartbeats may be waiting in the loop's queue behind the late tick.
 /// </summary>
 /// <remarks>Frame payload (wire format v1): the sender's 4-byte incarnation number.</remarks>
 internal sealed class LivenessService : IService
@@ -21,6 +24,7 @@ internal sealed class LivenessService : IService
     private readonly bool[] _heartbeatDue = new bool[LinkDirections.Count];
     private uint _incarnation;
     private ITimer? _timer;
+    private long _lastTickTimestamp;
 
     public LivenessService(Node node) => _node = node;
 
@@ -32,6 +36,7 @@ internal sealed class LivenessService : IService
     {
         // Random per start (a restart at the same virtual time still differs), and deterministic for a seed.
         _incarnation = (uint)_node.Random.Next() ^ (uint)_node.TimeProvider.GetTimestamp();
+        _lastTickTimestamp = _node.TimeProvider.GetTimestamp();
         Tick();
         _timer = _node.TimeProvider.CreateTimer(
             static state => ((Node)state!).Post(Node.WorkCode.HeartbeatTick),
@@ -50,12 +55,21 @@ internal sealed class LivenessService : IService
     public void Tick()
     {
         var now = _node.TimeProvider.GetTimestamp();
+
+        // How much later than the interval this tick came: time this node spent paused, not listening.
+        var pausedTicks = now - _lastTickTimestamp - (long)(_node.Options.HeartbeatInterval.TotalSeconds * _node.TimeProvider.TimestampFrequency);
+        _lastTickTimestamp = now;
         for (var d = 0; d < LinkDirections.Count; d++)
         {
             var link = (LinkDirection)d;
             if ((_node.ExistingLinks & (1 << d)) == 0)
             {
                 continue;
+            }
+
+            if (pausedTicks > 0)
+            {
+                _lastHeardTimestamp[d] = Math.Min(now, _lastHeardTimestamp[d] + pausedTicks);
             }
 
             if (_node.IsLinkUp(link) && _node.TimeProvider.GetElapsedTime(_lastHeardTimestamp[d], now) > _node.Options.HeartbeatTimeout)
