@@ -164,6 +164,12 @@ internal sealed class TestNode : IDisposable
         return p;
     }
 
+    /// <summary>
+    /// Gets a link's counters on the loop: a datagram is counted as sent on the loop just after the
+    /// socket took it, so the peer may hold its frames before a read from another thread sees it.
+    /// </summary>
+    public UdpLinkCounters SentCounters(LinkDirection link) => LoopAction.Run(Loop, () => Transport.GetCounters(link));
+
     /// <summary>Sends frames on the loop in one work item (one burst); returns how many the transport took.</summary>
     public int SendBurst(LinkDirection link, IReadOnlyList<byte[]> frames) => LoopAction.Run(Loop, () =>
     {

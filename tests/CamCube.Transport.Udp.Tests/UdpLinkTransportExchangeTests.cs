@@ -74,7 +74,7 @@ public sealed class UdpLinkTransportExchangeTests(ITestOutputHelper output)
 
         Assert.True(b.Sink.WaitFor(s => s.FrameCount == 50, s_timeout));
         Assert.Equal(frames, b.Sink.Frames.Select(f => f.Bytes));
-        var sent = a.Transport.GetCounters(LinkDirection.PlusX);
+        var sent = a.SentCounters(LinkDirection.PlusX);
         Assert.Equal(50, sent.FramesSent);
         Assert.Equal(5_000, sent.FrameBytesSent);
         Assert.Equal(1, sent.DatagramsSent);
@@ -96,7 +96,7 @@ public sealed class UdpLinkTransportExchangeTests(ITestOutputHelper output)
 
         Assert.True(b.Sink.WaitFor(s => s.FrameCount == 40, s_timeout));
         Assert.Equal(frames, b.Sink.Frames.Select(f => f.Bytes));
-        Assert.Equal(5, a.Transport.GetCounters(LinkDirection.PlusX).DatagramsSent);
+        Assert.Equal(5, a.SentCounters(LinkDirection.PlusX).DatagramsSent);
     }
 
     [Fact]
@@ -116,7 +116,7 @@ public sealed class UdpLinkTransportExchangeTests(ITestOutputHelper output)
 
         Assert.True(b.Sink.WaitFor(s => s.FrameCount == 3, s_timeout));
         Assert.Equal(frames, b.Sink.Frames.Select(f => f.Bytes));
-        Assert.Equal(3, a.Transport.GetCounters(LinkDirection.PlusX).DatagramsSent);
+        Assert.Equal(3, a.SentCounters(LinkDirection.PlusX).DatagramsSent);
         Assert.Equal(12 + 2 + 2_048 + 16, a.Transport.DatagramBytesMax);
     }
 
@@ -187,7 +187,7 @@ public sealed class UdpLinkTransportExchangeTests(ITestOutputHelper output)
 
         Assert.True(b.Sink.WaitFor(s => s.FrameCount == FrameCount, TimeSpan.FromSeconds(30)), $"{b.Sink.FrameCount} of {FrameCount} frames arrived.");
         var seconds = TimeProvider.System.GetElapsedTime(b.Sink.FirstFrameTimestamp, b.Sink.LastFrameTimestamp).TotalSeconds;
-        var counters = a.Transport.GetCounters(LinkDirection.PlusX);
+        var counters = a.SentCounters(LinkDirection.PlusX);
         var wireBits = ((counters.DatagramsSent * 28.0) + (counters.FramesSent * (FrameBytes + 2.0))) * 8;
         var ratio = wireBits / seconds / RateBitsPerSecond;
         output.WriteLine($"Measured {wireBits / seconds / 1e6:F2} Mbit/s at a limit of {RateBitsPerSecond / 1e6:F0} Mbit/s: ratio {ratio:F2}.");

@@ -125,8 +125,9 @@ public sealed partial class UdpLinkTransport
             return;
         }
 
-        PostFrames(link, body);
+        // Counted before the frames are posted, so whoever sees a frame sees its datagram counted.
         Interlocked.Increment(ref link.DatagramsReceived);
+        PostFrames(link, body);
         if (link.Received(counter))
         {
             // Queued behind the frames, so credit goes back only once the loop has taken them.
