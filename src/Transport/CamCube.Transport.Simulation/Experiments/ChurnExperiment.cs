@@ -41,13 +41,10 @@ public static class ChurnExperiment
                 NodeOptions = () => new NodeOptions { PublishMetrics = false, Seed = options.Seed },
             });
         oracle = new DeliveryOracle(cube);
-        if (options.MisdeliveryObserved is { } observed)
-        {
-            oracle.MisdeliveryObserved = (server, key, root) => observed(server, key, root, cube.Engine.Elapsed);
-        }
+        oracle.MisdeliveryObserved = options.MisdeliveryObserved;
 
         var clock = new ExperimentClock(cube.Engine, progress);
-        var churn = new ChurnProcess(cube, options);
+        var churn = new ChurnProcess(cube, oracle, options);
         churn.FailInitially();
         cube.StartAll();
         for (long i = 0; i < shape.ServerCount; i++)
@@ -81,6 +78,7 @@ public static class ChurnExperiment
             Sent = oracle.Sent,
             Delivered = oracle.Delivered,
             Misdelivered = oracle.Misdelivered,
+            DeliveredDuringJoin = oracle.DeliveredDuringJoin,
             Dropped = oracle.Sent - oracle.Delivered,
             DroppedPercent = oracle.Sent == 0 ? 0 : 100.0 * (oracle.Sent - oracle.Delivered) / oracle.Sent,
             WallSeconds = clock.WallSeconds,

@@ -30,8 +30,8 @@ public sealed record ChurnOptions
     /// <summary>Gets how long the run continues without new traffic or churn so that packets in flight land (default 1 s).</summary>
     public TimeSpan Drain { get; init; } = TimeSpan.FromSeconds(1);
 
-    /// <summary>Gets what to call with (server, key, true root, virtual time) on each misdelivery; may be null.</summary>
-    public Action<Coordinate, KeyCoordinate, Coordinate, TimeSpan>? MisdeliveryObserved { get; init; }
+    /// <summary>Gets what to call on each misdelivery, with the oracle's explanation; may be null.</summary>
+    public Action<Misdelivery>? MisdeliveryObserved { get; init; }
 
     /// <summary>Gets whether the nodes share their link-state searches (default true; see <see cref="SimulatedCubeOptions.ShareRoutingComputations"/>).</summary>
     public bool ShareRoutingComputations { get; init; } = true;

@@ -10,6 +10,7 @@ namespace CamCube.Transport.Simulation.Experiments;
 internal sealed class ChurnProcess
 {
     private readonly SimulatedCube _cube;
+    private readonly DeliveryOracle _oracle;
     private readonly ChurnOptions _options;
     private readonly Random _random;
     private readonly double _failuresPerSecond;
@@ -20,14 +21,18 @@ internal sealed class ChurnProcess
     private TimeSpan _begin;
     private double _failedServerSeconds;
 
-    public ChurnProcess(SimulatedCube cube, ChurnOptions options)
+    public ChurnProcess(SimulatedCube cube, DeliveryOracle oracle, ChurnOptions options)
     {
         _cube = cube;
+        _oracle = oracle;
         _options = options;
         _random = cube.Engine.CreateRandom(-2);
         _failuresPerSecond = options.ChurnRatePerSecond / 2;
         FailureDuration = TimeSpan.FromSeconds(options.FailedFraction * cube.Shape.ServerCount / _failuresPerSecond);
     }
+
+    /// <summary>How often the oracle checks whether joins under way are known everywhere (1 ms of virtual time).</summary>
+    public static readonly TimeSpan JoinCheckInterval = TimeSpan.FromMilliseconds(1);
 
     /// <summary>Gets how long a failed server stays down.</summary>
     public TimeSpan FailureDuration { get; }
@@ -72,6 +77,7 @@ internal sealed class ChurnProcess
         }
 
         ScheduleNextFailure();
+        SettleJoinsPeriodically();
     }
 
     /// <summary>Stops churning: scheduled failures and joins no longer happen.</summary>
@@ -81,6 +87,18 @@ internal sealed class ChurnProcess
         _running = false;
         var span = (_cube.Engine.Elapsed - _begin).TotalSeconds;
         MeanFailedFraction = span > 0 ? _failedServerSeconds / span / _cube.Shape.ServerCount : (double)_failedNow / _cube.Shape.ServerCount;
+    }
+
+    /// <summary>Ends the joins every server knows of, every <see cref="JoinCheckInterval"/>, so that a join's hand-over lasts no longer than its news takes to spread.</summary>
+    private void SettleJoinsPeriodically()
+    {
+        if (!_running)
+        {
+            return;
+        }
+
+        _oracle.SettleJoins();
+        _cube.Engine.After(JoinCheckInterval, SettleJoinsPeriodically);
     }
 
     private void ScheduleNextFailure()
@@ -107,6 +125,7 @@ internal sealed class ChurnProcess
 
             Account();
             _cube.Kill(server);
+            _oracle.OnFailed(server);
             Failures++;
             _failedNow++;
             _cube.Engine.After(FailureDuration, () => Join(server));
@@ -124,6 +143,7 @@ internal sealed class ChurnProcess
 
         Account();
         var node = _cube.Restart(server);
+        _oracle.OnJoined(server);
         Joins++;
         _failedNow--;
 

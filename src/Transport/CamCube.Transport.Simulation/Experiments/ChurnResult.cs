@@ -45,6 +45,13 @@ public sealed record ChurnResult
     /// <summary>Gets how many were delivered to a server that, by the oracle, was not the key's root at that moment.</summary>
     public required long Misdelivered { get; init; }
 
+    /// <summary>
+    /// Gets how many packets went to their key's previous root while the true root was joining
+    /// (restarted, its news not yet everywhere): a hand-over, counted in <see cref="Delivered"/>
+    /// and not in <see cref="Misdelivered"/> (see <see cref="DeliveryOracle"/>).
+    /// </summary>
+    public long DeliveredDuringJoin { get; init; }
+
     /// <summary>Gets how many were never delivered: sent less delivered.</summary>
     public required long Dropped { get; init; }
 

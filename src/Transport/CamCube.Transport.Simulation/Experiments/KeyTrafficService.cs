@@ -47,7 +47,7 @@ public sealed class KeyTrafficService(DeliveryOracle oracle, Random random, doub
     {
         ArgumentNullException.ThrowIfNull(packet);
         ArgumentNullException.ThrowIfNull(oracle);
-        oracle.OnDelivered(Node.Self, packet.Destination);
+        oracle.OnDelivered(Node.Self, packet.Destination, packet.Source, packet.HopCount);
         return false;
     }
 
