@@ -11,6 +11,7 @@ public sealed partial class CacheService
             return;
         }
 
+        UpdateLocalPath(_store);
         int flushed;
         if (!reachable)
         {
@@ -25,7 +26,10 @@ public sealed partial class CacheService
         }
 
         Statistics.CountFlushedOnFailure(flushed);
-        Statistics.Snapshot(_store);
+        lock (_store.Gate)
+        {
+            Statistics.Snapshot(_store);
+        }
     }
 
     private Coordinate CurrentRootOf(byte[] key) => Node.GetRoot(Node.KeySpace.KeyCoordinateOf(CacheKeys.MemId(key)));

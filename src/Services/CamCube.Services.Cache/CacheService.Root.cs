@@ -5,8 +5,16 @@ namespace CamCube.Services.Cache;
 /// <summary>The root's side (camcubeos 5.1): it executes requests on its items, answers, records and invalidates copies.</summary>
 public sealed partial class CacheService
 {
-    /// <summary>A request reached the root of its memId: execute it and answer.</summary>
+    /// <summary>A request reached the root of its memId: execute it and answer, under the store's lock (the front-end's local path shares the items).</summary>
     private void OnRequestAtRoot(Packet packet)
+    {
+        lock (Store.Gate)
+        {
+            ExecuteAtRoot(packet);
+        }
+    }
+
+    private void ExecuteAtRoot(Packet packet)
     {
         var p = packet.Payload;
         CacheMessage.SetHops(p, packet.HopCount);
@@ -97,8 +105,16 @@ public sealed partial class CacheService
         return true;
     }
 
-    /// <summary>Answers the request in <paramref name="request"/>, in as many packets as the item's value needs.</summary>
+    /// <summary>Answers the request in <paramref name="request"/>, in as many packets as the item's value needs; reads the item under the store's lock.</summary>
     private void SendResponse(ReadOnlySpan<byte> request, CacheStatus status, CacheItem? item, Coordinate to, bool fill)
+    {
+        lock (Store.Gate)
+        {
+            SendResponseLocked(request, status, item, to, fill);
+        }
+    }
+
+    private void SendResponseLocked(ReadOnlySpan<byte> request, CacheStatus status, CacheItem? item, Coordinate to, bool fill)
     {
         var start = CacheMessage.FixedBytes + request[CacheMessage.KeyLengthOffset];
         var value = item?.Value ?? [];
@@ -149,9 +165,12 @@ public sealed partial class CacheService
                 OnResponse(packet);
                 return;
             case CacheMessageType.Invalidate:
-                if (Store.Get(CacheMessage.KeyOf(p)) is { IsCopy: true })
+                lock (Store.Gate)
                 {
-                    Store.Remove(CacheMessage.KeyOf(p));
+                    if (Store.Get(CacheMessage.KeyOf(p)) is { IsCopy: true })
+                    {
+                        Store.Remove(CacheMessage.KeyOf(p));
+                    }
                 }
 
                 break;

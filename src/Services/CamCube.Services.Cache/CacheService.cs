@@ -6,7 +6,8 @@ namespace CamCube.Services.Cache;
 /// The distributed cache (camcubeos 5.1, symbiotic-routing 3.3 and 7): a string key hashes to a
 /// memId whose root holds the item; reads go via the closest of k secondary replicas, which answer
 /// hits at once and keep copies of what the root answers; writes at the root invalidate the copies;
-/// items whose root failed are flushed. <see cref="ExecuteAsync"/> may be called from any thread.
+/// items whose root failed are flushed. <see cref="ExecuteAsync"/> may be called from any thread; a
+/// front-end on the key's root executes at once (CacheService.Local).
 /// </summary>
 public sealed partial class CacheService : RoutedServiceBase
 {
@@ -48,6 +49,9 @@ public sealed partial class CacheService : RoutedServiceBase
     {
         base.OnRegistered(node);
         _store = new CacheStore(node.TimeProvider, Options.MemoryLimitBytes, Options.ItemSizeMaxBytes);
+        _self = node.Self;
+        _keySpace = node.KeySpace;
+        UpdateLocalPath(_store);
         _assembler = new FragmentAssembler(Options.ReassemblyBytesMax);
         _doorbell = node.CreateTimer(DrainInbox, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
         _sweep = node.CreateTimer(Sweep, Options.SweepPeriod, Options.SweepPeriod);
@@ -56,6 +60,7 @@ public sealed partial class CacheService : RoutedServiceBase
     /// <inheritdoc/>
     public override void OnDeregistered()
     {
+        _everyServerReachable = false;
         _doorbell?.Dispose();
         _sweep?.Dispose();
         foreach (var pending in _pending.Values)
@@ -189,6 +194,9 @@ public sealed partial class CacheService : RoutedServiceBase
 
         _timedOut.Clear();
         _assembler!.Sweep(now - (long)(Options.RequestTimeout.TotalSeconds * Node.TimeProvider.TimestampFrequency));
-        Statistics.Snapshot(Store);
+        lock (Store.Gate)
+        {
+            Statistics.Snapshot(Store);
+        }
     }
 }

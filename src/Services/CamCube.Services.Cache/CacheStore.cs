@@ -3,7 +3,9 @@ namespace CamCube.Services.Cache;
 /// <summary>
 /// A node's items (camcubeos 5.1: the value is stored in memory at the memId's root, copies at
 /// secondaries): a map by key bytes, least-recently-used eviction under a memory limit, expiry
-/// by the node's clock and memcached's delayed flush_all. Used on the node's event loop only.
+/// by the node's clock and memcached's delayed flush_all. Thread-safe: every public method holds
+/// <see cref="Gate"/> (reentrant), used by the node's loop and by the front-end's local path
+/// (<see cref="CacheService"/>); a caller that reads an item's fields after a call holds it too.
 /// </summary>
 internal sealed partial class CacheStore
 {
@@ -23,6 +25,9 @@ internal sealed partial class CacheStore
         _byBytes = _items.GetAlternateLookup<ReadOnlySpan<byte>>();
     }
 
+    /// <summary>Gets the lock that guards the items; hold it to read an item a method returned.</summary>
+    public Lock Gate { get; } = new();
+
     public long MemoryLimitBytes { get; }
 
     public int ItemSizeMaxBytes { get; }
@@ -38,48 +43,54 @@ internal sealed partial class CacheStore
     /// <summary>Gets a live item (not expired, not flushed) and marks it most recently used; drops a dead one.</summary>
     public CacheItem? Get(ReadOnlySpan<byte> key)
     {
-        if (!_byBytes.TryGetValue(key, out var item))
+        lock (Gate)
         {
-            return null;
-        }
+            if (!_byBytes.TryGetValue(key, out var item))
+            {
+                return null;
+            }
 
-        if (IsDead(item, Now))
-        {
-            Unlink(item);
-            _items.Remove(item.Key);
-            return null;
-        }
+            if (IsDead(item, Now))
+            {
+                Unlink(item);
+                _items.Remove(item.Key);
+                return null;
+            }
 
-        MoveToNewest(item);
-        return item;
+            MoveToNewest(item);
+            return item;
+        }
     }
 
     /// <summary>Stores <paramref name="item"/>, replacing any item of its key, and evicts the least recently used beyond the limit.</summary>
     /// <returns>False if the item alone exceeds the memory limit (it is not stored).</returns>
     public bool Put(CacheItem item)
     {
-        if (item.SizeBytes > MemoryLimitBytes)
+        lock (Gate)
         {
+            if (item.SizeBytes > MemoryLimitBytes)
+            {
+                Remove(item.Key);
+                return false;
+            }
+
             Remove(item.Key);
-            return false;
-        }
+            item.StoredAt = Now;
+            _items.Add(item.Key, item);
+            LinkNewest(item);
+            while (UsedBytes > MemoryLimitBytes && _oldest is { } victim && victim != item)
+            {
+                Unlink(victim);
+                _items.Remove(victim.Key);
+                Evictions++;
+            }
 
-        Remove(item.Key);
-        item.StoredAt = Now;
-        _items.Add(item.Key, item);
-        LinkNewest(item);
-        while (UsedBytes > MemoryLimitBytes && _oldest is { } victim && victim != item)
-        {
-            Unlink(victim);
-            _items.Remove(victim.Key);
-            Evictions++;
+            return true;
         }
-
-        return true;
     }
 
     /// <summary>Changes an item's value in place (append, prepend, incr, decr), keeping the memory count right.</summary>
-    public void ReplaceValue(CacheItem item, byte[] value)
+    private void ReplaceValue(CacheItem item, byte[] value)
     {
         UsedBytes += value.Length - item.Value.Length;
         item.Value = value;
@@ -89,53 +100,62 @@ internal sealed partial class CacheStore
     /// <summary>Removes the item of <paramref name="key"/>, live or not; returns it or null.</summary>
     public CacheItem? Remove(ReadOnlySpan<byte> key)
     {
-        if (!_byBytes.Remove(key, out _, out var item))
+        lock (Gate)
         {
-            return null;
-        }
+            if (!_byBytes.Remove(key, out _, out var item))
+            {
+                return null;
+            }
 
-        Unlink(item);
-        return item;
+            Unlink(item);
+            return item;
+        }
     }
 
     /// <summary>Removes every item <paramref name="predicate"/> picks; returns how many.</summary>
     public int RemoveWhere(Func<CacheItem, bool> predicate)
     {
-        var removed = 0;
-        for (var item = _oldest; item is not null;)
+        lock (Gate)
         {
-            var next = item.Newer;
-            if (predicate(item))
+            var removed = 0;
+            for (var item = _oldest; item is not null;)
             {
-                Unlink(item);
-                _items.Remove(item.Key);
-                removed++;
+                var next = item.Newer;
+                if (predicate(item))
+                {
+                    Unlink(item);
+                    _items.Remove(item.Key);
+                    removed++;
+                }
+
+                item = next;
             }
 
-            item = next;
+            return removed;
         }
-
-        return removed;
     }
 
     /// <summary>memcached flush_all: with no delay every item goes now; with a delay, every item stored before then dies then.</summary>
     public void FlushAll(int delaySeconds)
     {
-        if (delaySeconds <= 0)
+        lock (Gate)
         {
-            _items.Clear();
-            _newest = null;
-            _oldest = null;
-            UsedBytes = 0;
-            _flushAt = long.MinValue;
-            return;
-        }
+            if (delaySeconds <= 0)
+            {
+                _items.Clear();
+                _newest = null;
+                _oldest = null;
+                UsedBytes = 0;
+                _flushAt = long.MinValue;
+                return;
+            }
 
-        _flushAt = Now + (delaySeconds * _clock.TimestampFrequency);
+            _flushAt = Now + (delaySeconds * _clock.TimestampFrequency);
+        }
     }
 
     /// <summary>Gets the next CAS unique value (the root keeps them; camcubeos 5.1).</summary>
-    public ulong NextCas() => ++_lastCas;
+    private ulong NextCas() => ++_lastCas;
 
     /// <summary>Gets the timestamp at which an item stored now with <paramref name="expirationSeconds"/> expires.</summary>
     public long ExpiryOf(int expirationSeconds) => expirationSeconds switch

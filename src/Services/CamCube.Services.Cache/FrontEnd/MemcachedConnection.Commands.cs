@@ -142,18 +142,36 @@ internal sealed partial class MemcachedConnection
             return;
         }
 
-        _gets.Clear();
         for (var i = first; i < count; i++)
         {
-            var key = Token(i);
-            if (!CacheKeys.IsValid(key))
+            if (!CacheKeys.IsValid(Token(i)))
             {
                 WriteError("CLIENT_ERROR bad command line format\r\n"u8);
                 return;
             }
         }
 
-        for (var i = first; i < count; i++)
+        // Keys rooted here are answered at once, in order; from the first that is not, the rest go through the loop.
+        _withCas = withCas;
+        var local = first;
+        while (expiration is null && local < count && _service.TryGetLocally(Token(local), this))
+        {
+            local++;
+        }
+
+        if (local < count && !await GetThroughLoopAsync(local, count, expiration).ConfigureAwait(false))
+        {
+            return;
+        }
+
+        Write("END\r\n"u8);
+    }
+
+    /// <summary>Sends the gets of tokens <paramref name="from"/> to <paramref name="count"/> to the loop at once and writes the answers in order; false if one failed (its error was written).</summary>
+    private async Task<bool> GetThroughLoopAsync(int from, int count, int? expiration)
+    {
+        _gets.Clear();
+        for (var i = from; i < count; i++)
         {
             var request = new CacheRequest
             {
@@ -169,32 +187,38 @@ internal sealed partial class MemcachedConnection
             var response = await _gets[i].ConfigureAwait(false);
             if (response.Status == CacheStatus.Hit)
             {
-                Write("VALUE "u8);
-                Write(Token(first + i));
-                Write(" "u8);
-                WriteNumber(response.Flags);
-                Write(" "u8);
-                WriteNumber((ulong)response.Value.Length);
-                if (withCas)
-                {
-                    Write(" "u8);
-                    WriteNumber(response.Cas);
-                }
-
-                Write("\r\n"u8);
-                Write(response.Value);
-                Write("\r\n"u8);
+                WriteValue(Token(from + i), response.Value, response.Flags, response.Cas);
             }
             else if (response.Status is not (CacheStatus.Miss or CacheStatus.NotFound))
             {
                 WriteStatus(response);
                 _gets.Clear();
-                return;
+                return false;
             }
         }
 
         _gets.Clear();
-        Write("END\r\n"u8);
+        return true;
+    }
+
+    /// <summary>Writes one item of a get reply: <c>VALUE key flags bytes [cas]</c>, the data and its terminator.</summary>
+    private void WriteValue(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, uint flags, ulong cas)
+    {
+        Write("VALUE "u8);
+        Write(key);
+        Write(" "u8);
+        WriteNumber(flags);
+        Write(" "u8);
+        WriteNumber((ulong)value.Length);
+        if (_withCas)
+        {
+            Write(" "u8);
+            WriteNumber(cas);
+        }
+
+        Write("\r\n"u8);
+        Write(value);
+        Write("\r\n"u8);
     }
 
     private async ValueTask<long> StoreAsync(CacheOperation operation, int count, ReadOnlySequence<byte> rest)
@@ -241,13 +265,21 @@ internal sealed partial class MemcachedConnection
             return bytes + 2;
         }
 
+        var value = rest.Slice(0, bytes);
+        var expiration = RelativeExpiration(exptime);
+        if (_service.TryStoreLocally(operation, Token(1), value, flags, expiration, cas, out var status))
+        {
+            WriteStatus(status);
+            return bytes + 2;
+        }
+
         var request = new CacheRequest
         {
             Operation = operation,
             Key = Token(1).ToArray(),
-            Value = rest.Slice(0, bytes).ToArray(),
+            Value = value.ToArray(),
             Flags = flags,
-            ExpirationSeconds = RelativeExpiration(exptime),
+            ExpirationSeconds = expiration,
             CasUnique = cas,
         };
         WriteStatus(await _service.ExecuteAsync(request).ConfigureAwait(false));
@@ -261,6 +293,12 @@ internal sealed partial class MemcachedConnection
         if (plain is < 2 or > 3 || (plain == 3 && !Token(2).SequenceEqual("0"u8)))
         {
             WriteError("CLIENT_ERROR bad command line format.  Usage: delete <key> [noreply]\r\n"u8);
+            return;
+        }
+
+        if (_service.TryDeleteLocally(Token(1), out var status))
+        {
+            WriteStatus(status);
             return;
         }
 
@@ -346,16 +384,22 @@ internal sealed partial class MemcachedConnection
 
     private void WriteStatus(CacheResponse response)
     {
-        switch (response.Status)
+        if (response.Status != CacheStatus.Hit)
         {
-            case CacheStatus.Hit:
-                if (!_noReply)
-                {
-                    Write(response.Value);
-                    Write("\r\n"u8);
-                }
+            WriteStatus(response.Status);
+        }
+        else if (!_noReply)
+        {
+            // incr and decr answer with the new value.
+            Write(response.Value);
+            Write("\r\n"u8);
+        }
+    }
 
-                break;
+    private void WriteStatus(CacheStatus status)
+    {
+        switch (status)
+        {
             case CacheStatus.Stored: Reply("STORED\r\n"u8); break;
             case CacheStatus.NotStored: Reply("NOT_STORED\r\n"u8); break;
             case CacheStatus.Exists: Reply("EXISTS\r\n"u8); break;

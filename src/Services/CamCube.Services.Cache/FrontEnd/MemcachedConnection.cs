@@ -8,10 +8,12 @@ namespace CamCube.Services.Cache.FrontEnd;
 /// <summary>
 /// One client of the memcached front-end: frames command lines and data blocks out of a
 /// <see cref="PipeReader"/>, runs each command to completion in order (so a client always reads its
-/// own writes), and writes replies to a <see cref="PipeWriter"/>, flushing when input runs dry.
+/// own writes), and writes replies to a <see cref="PipeWriter"/>, flushing once per batch of
+/// pipelined commands, when input runs dry. A command whose key is rooted here runs on this
+/// thread without allocating (<see cref="CacheService.TryGetLocally"/>); others go through the loop.
 /// A line is copied into a per-connection buffer of <see cref="MemcachedFrontEndOptions.LineLengthMax"/> bytes.
 /// </summary>
-internal sealed partial class MemcachedConnection : IDisposable
+internal sealed partial class MemcachedConnection : IDisposable, ICacheValueSink
 {
     /// <summary>What <see cref="ExecuteAsync"/> asks of the framing loop besides consuming data bytes.</summary>
     private const long NeedMoreInput = -1;
@@ -20,8 +22,7 @@ internal sealed partial class MemcachedConnection : IDisposable
     private static readonly StreamPipeReaderOptions s_readerOptions = new(bufferSize: 16 * 1024, minimumReadSize: 4 * 1024);
     private static readonly StreamPipeWriterOptions s_writerOptions = new(minimumBufferSize: 16 * 1024);
 
-    private readonly Socket _socket;
-    private readonly NetworkStream _stream;
+    private readonly IDisposable? _transport;
     private readonly PipeReader _reader;
     private readonly PipeWriter _writer;
     private readonly CacheService _service;
@@ -32,17 +33,26 @@ internal sealed partial class MemcachedConnection : IDisposable
     private readonly TaskCompletionSource _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private long _swallowLeft;
     private bool _noReply;
+    private bool _withCas;
+    private volatile bool _closing;
 
-    public MemcachedConnection(Socket socket, CacheService service, MemcachedFrontEndOptions options)
+    /// <summary>Creates a connection over a duplex pipe; <paramref name="transport"/>, if any, is disposed when it ends (a socket's stream).</summary>
+    public MemcachedConnection(PipeReader reader, PipeWriter writer, IDisposable? transport, CacheService service, MemcachedFrontEndOptions options)
     {
-        _socket = socket;
-        _stream = new NetworkStream(socket, ownsSocket: true);
-        _reader = PipeReader.Create(_stream, s_readerOptions);
-        _writer = PipeWriter.Create(_stream, s_writerOptions);
+        _transport = transport;
+        _reader = reader;
+        _writer = writer;
         _service = service;
         _options = options;
         _line = new byte[options.LineLengthMax];
         _tokens = new Range[options.KeysPerGetMax + 2];
+    }
+
+    /// <summary>Creates a connection over a TCP socket, which it owns.</summary>
+    public static MemcachedConnection ForSocket(Socket socket, CacheService service, MemcachedFrontEndOptions options)
+    {
+        var stream = new NetworkStream(socket, ownsSocket: true);
+        return new MemcachedConnection(PipeReader.Create(stream, s_readerOptions), PipeWriter.Create(stream, s_writerOptions), stream, service, options);
     }
 
     /// <summary>Gets a task that completes when the connection has closed.</summary>
@@ -71,37 +81,61 @@ internal sealed partial class MemcachedConnection : IDisposable
                 // Replies that could not be sent to a client that left.
             }
 
-            await _stream.DisposeAsync().ConfigureAwait(false);
+            _transport?.Dispose();
             _completion.TrySetResult();
         }
     }
 
-    /// <summary>Closes the socket, which ends a running connection.</summary>
-    public void Dispose() => _stream.Dispose();
+    /// <summary>Ends a running connection: wakes its pending read and closes its transport.</summary>
+    public void Dispose()
+    {
+        _closing = true;
+        try
+        {
+            _reader.CancelPendingRead();
+        }
+        catch (Exception ex) when (ex is InvalidOperationException or ObjectDisposedException)
+        {
+            // The connection already ended.
+        }
+
+        _transport?.Dispose();
+    }
 
     /// <summary>Tells a client over the connection limit so, as memcached does, and closes.</summary>
     public async Task RejectAsync()
     {
         try
         {
-            await _socket.SendAsync("SERVER_ERROR Too many open connections\r\n"u8.ToArray(), SocketFlags.None).ConfigureAwait(false);
+            _writer.Write("SERVER_ERROR Too many open connections\r\n"u8);
+            await _writer.FlushAsync().ConfigureAwait(false);
+            await _writer.CompleteAsync().ConfigureAwait(false);
+            await _reader.CompleteAsync().ConfigureAwait(false);
         }
-        catch (Exception ex) when (ex is SocketException or ObjectDisposedException)
+        catch (Exception ex) when (ex is IOException or SocketException or ObjectDisposedException)
         {
             // The client left first.
         }
         finally
         {
-            await _stream.DisposeAsync().ConfigureAwait(false);
+            _transport?.Dispose();
             _completion.TrySetResult();
         }
     }
+
+    /// <inheritdoc/>
+    public void OnValue(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, uint flags, ulong cas) => WriteValue(key, value, flags, cas);
 
     private async Task ProcessAsync()
     {
         while (true)
         {
             var result = await _reader.ReadAsync().ConfigureAwait(false);
+            if (result.IsCanceled && _closing)
+            {
+                return;
+            }
+
             var buffer = result.Buffer;
             var close = false;
             while (!close)

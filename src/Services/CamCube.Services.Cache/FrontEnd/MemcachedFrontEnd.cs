@@ -1,3 +1,4 @@
+using System.IO.Pipelines;
 using System.Net;
 using System.Net.Sockets;
 using Microsoft.Extensions.Logging;
@@ -77,16 +78,32 @@ public sealed class MemcachedFrontEnd : IAsyncDisposable
         return Task.CompletedTask;
     }
 
+    /// <summary>
+    /// Serves one client over an in-process duplex pipe, as if it had connected over TCP (for clients
+    /// in the same process, tests and benchmarks without sockets); counts against
+    /// <see cref="MemcachedFrontEndOptions.ConnectionsMax"/>. Needs no <see cref="StartAsync"/>.
+    /// Completes when the client sends quit or completes its output, or the front-end stops; the
+    /// front-end then completes both halves of <paramref name="client"/>.
+    /// </summary>
+    /// <exception cref="ArgumentNullException">The pipe is null.</exception>
+    /// <exception cref="ObjectDisposedException">The front-end was stopped.</exception>
+    public Task ServeAsync(IDuplexPipe client)
+    {
+        ArgumentNullException.ThrowIfNull(client);
+        ObjectDisposedException.ThrowIf(_stopping.IsCancellationRequested, this);
+        return AdmitAndRunAsync(new MemcachedConnection(client.Input, client.Output, null, _service, _options));
+    }
+
     /// <summary>Stops accepting, closes every connection and waits for them to end.</summary>
     public async Task StopAsync()
     {
-        if (_listener is null || _stopping.IsCancellationRequested)
+        if (_stopping.IsCancellationRequested)
         {
             return;
         }
 
         await _stopping.CancelAsync().ConfigureAwait(false);
-        _listener.Dispose();
+        _listener?.Dispose();
         MemcachedConnection[] open;
         lock (_gate)
         {
@@ -137,29 +154,30 @@ public sealed class MemcachedFrontEnd : IAsyncDisposable
             }
 
             socket.NoDelay = true;
-            var connection = new MemcachedConnection(socket, _service, _options);
-            bool admitted;
-            lock (_gate)
-            {
-                admitted = _connections.Count < _options.ConnectionsMax;
-                if (admitted)
-                {
-                    _connections.Add(connection);
-                }
-            }
-
-            if (!admitted)
-            {
-                _ = connection.RejectAsync();
-                continue;
-            }
-
-            _ = RunAsync(connection);
+            _ = AdmitAndRunAsync(MemcachedConnection.ForSocket(socket, _service, _options));
         }
     }
 
-    private async Task RunAsync(MemcachedConnection connection)
+    /// <summary>Runs a connection within the limit, or tells the client it is over the limit.</summary>
+    private async Task AdmitAndRunAsync(MemcachedConnection connection)
     {
+        bool admitted;
+        lock (_gate)
+        {
+            // Checked under the gate, so StopAsync's list holds every connection admitted before it.
+            admitted = !_stopping.IsCancellationRequested && _connections.Count < _options.ConnectionsMax;
+            if (admitted)
+            {
+                _connections.Add(connection);
+            }
+        }
+
+        if (!admitted)
+        {
+            await connection.RejectAsync().ConfigureAwait(false);
+            return;
+        }
+
         try
         {
             await connection.RunAsync().ConfigureAwait(false);
