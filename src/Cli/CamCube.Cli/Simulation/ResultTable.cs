@@ -36,6 +36,7 @@ internal static class ResultTable
                 t.AppendLine(Line("churn rate /s", r.ChurnRatePerSecond)).AppendLine(Line("virtual duration s", r.DurationSeconds));
                 t.AppendLine(Line("failures / joins", $"{r.Failures} / {r.Joins}")).AppendLine(Line("mean failed fraction", r.MeanFailedFraction.ToString("P1", CultureInfo.InvariantCulture)));
                 t.AppendLine(Line("sent / delivered", $"{r.Sent} / {r.Delivered}")).AppendLine(Line("misdelivered", r.Misdelivered));
+                t.AppendLine(Line("handed over in joins", r.DeliveredDuringJoin));
                 t.AppendLine(Line("dropped", $"{r.Dropped} ({r.DroppedPercent.ToString("0.000", CultureInfo.InvariantCulture)}%)"));
                 AppendRun(t, r.TraceHash, r.Events, r.WallSeconds);
                 break;

@@ -14,7 +14,7 @@ internal static class SvgFigure
         FailuresResult r => Bars($"Failures, {r.Shape} (Fig. 5b)", "median Gbps per server",
             r.FailedFractions.Select((f, i) => (f.ToString("P0", CultureInfo.InvariantCulture) + " failed", r.MedianGbpsPerServer[i])).ToArray()),
         ChurnResult r => Bars($"Churn, {r.Shape}, {r.ChurnRatePerSecond} failures/s (Fig. 5c)", "packets",
-            [("sent", r.Sent), ("delivered", r.Delivered), ("dropped", r.Dropped), ("misdelivered", r.Misdelivered)]),
+            [("sent", r.Sent), ("delivered", r.Delivered), ("dropped", r.Dropped), ("misdelivered", r.Misdelivered), ("joins' hand-overs", r.DeliveredDuringJoin)]),
         _ => throw new ArgumentException($"No figure for {result.GetType().Name}.", nameof(result)),
     };
 
