@@ -33,8 +33,8 @@ internal static class HotSpotExperiment
         var lookups = HotSpotLookups.Draw(options);
         var baseRun = HotSpotRun.Run(options, 0, lookups, progress is null ? null : new Progress(f => progress.Report(f / 2)));
 
-        // The first cube (about 14 GB at 8,000 servers and 8,000,000 items) is garbage now: free it
-        // before the second is built, so that the peak is one cube's, not two.
+        // The first cube (gigabytes at 8,000 servers and 8,000,000 items) is garbage now: free it
+        // before the second is built, so that the second does not grow on top of it.
         GC.Collect();
         var hotSpotRun = HotSpotRun.Run(options, options.K, lookups, progress is null ? null : new Progress(f => progress.Report(0.5 + (f / 2))));
         return new HotSpotResult
