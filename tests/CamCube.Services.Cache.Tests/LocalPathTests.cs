@@ -162,8 +162,12 @@ public class LocalPathTests
 
         cube.Restart(new Coordinate(2, 2, 2));
         Assert.True(cube.RunUntil(cube.ViewsConverged, s_replyTimeout));
-        client.Send(B($"get {key}\r\n"));
-        Assert.Equal($"VALUE {key} 0 2\r\nv1\r\nEND\r\n", client.TakeReply());
+
+        // A new client: the first one's connection went on from the loop's answer on a pool thread, and may not be reading yet.
+        var after = new InlinePipeClient(frontEnd);
+        after.Send(B($"get {key}\r\n"));
+        Assert.Equal($"VALUE {key} 0 2\r\nv1\r\nEND\r\n", after.TakeReply());
+        await after.CloseAsync();
         await client.CloseAsync();
     }
 }

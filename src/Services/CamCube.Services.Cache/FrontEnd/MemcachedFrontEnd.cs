@@ -21,6 +21,7 @@ public sealed class MemcachedFrontEnd : IAsyncDisposable
     private readonly object _gate = new();
     private Socket? _listener;
     private Task? _acceptLoop;
+    private int _receiveThreads;
 
     /// <summary>Creates a front-end for <paramref name="service"/>; it listens once started.</summary>
     /// <exception cref="ArgumentNullException">An argument is null.</exception>
@@ -48,6 +49,9 @@ public sealed class MemcachedFrontEnd : IAsyncDisposable
             }
         }
     }
+
+    /// <summary>Gets how many clients have a receiving thread of their own (<see cref="MemcachedFrontEndOptions.ReceiveThreadsMax"/>).</summary>
+    internal int ReceiveThreadsInUse => Math.Min(Volatile.Read(ref _receiveThreads), _options.ReceiveThreadsMax);
 
     /// <summary>Binds and starts accepting clients.</summary>
     /// <exception cref="InvalidOperationException">The front-end was already started.</exception>
@@ -154,7 +158,30 @@ public sealed class MemcachedFrontEnd : IAsyncDisposable
             }
 
             socket.NoDelay = true;
+            if (Interlocked.Increment(ref _receiveThreads) <= _options.ReceiveThreadsMax)
+            {
+                // Unread bytes are bounded, but always hold the largest command with its value, so a connection can always go on.
+                var pipe = new ThreadedSocketPipe(socket, _service.Options.ItemSizeMaxBytes + _options.LineLengthMax + (64L * 1024));
+                _ = AdmitAndRunThreadedAsync(new MemcachedConnection(pipe.Input, pipe.Output, pipe, _service, _options), pipe);
+                continue;
+            }
+
+            Interlocked.Decrement(ref _receiveThreads);
             _ = AdmitAndRunAsync(MemcachedConnection.ForSocket(socket, _service, _options));
+        }
+    }
+
+    /// <summary>Runs a connection with a receiving thread of its own; frees the thread's place when it ends.</summary>
+    private async Task AdmitAndRunThreadedAsync(MemcachedConnection connection, ThreadedSocketPipe threaded)
+    {
+        try
+        {
+            threaded.Start();
+            await AdmitAndRunAsync(connection).ConfigureAwait(false);
+        }
+        finally
+        {
+            Interlocked.Decrement(ref _receiveThreads);
         }
     }
 

@@ -23,6 +23,14 @@ public sealed class MemcachedFrontEndOptions
     /// <summary>Gets or sets the buffered reply bytes after which a connection flushes before reading on. Default 64 KiB.</summary>
     public int ReplyFlushThresholdBytes { get; set; } = 64 * 1024;
 
+    /// <summary>
+    /// Gets or sets how many clients get a thread of their own that blocks in receive, as memcached's
+    /// worker threads (<c>-t</c>) do: a command on the local path then costs one thread wake-up where
+    /// asynchronous sockets cost two. Clients beyond it are served with asynchronous sockets. Default 4
+    /// (memcached's default); 0 serves every client asynchronously.
+    /// </summary>
+    public int ReceiveThreadsMax { get; set; } = 4;
+
     /// <summary>Gets or sets the clock for memcached's absolute expiry times (Unix seconds). Default the system clock.</summary>
     public TimeProvider TimeProvider { get; set; } = TimeProvider.System;
 
@@ -40,5 +48,6 @@ public sealed class MemcachedFrontEndOptions
         ArgumentOutOfRangeException.ThrowIfLessThan(LineLengthMax, 300, nameof(LineLengthMax));
         ArgumentOutOfRangeException.ThrowIfLessThan(KeysPerGetMax, 1, nameof(KeysPerGetMax));
         ArgumentOutOfRangeException.ThrowIfLessThan(ReplyFlushThresholdBytes, 1, nameof(ReplyFlushThresholdBytes));
+        ArgumentOutOfRangeException.ThrowIfNegative(ReceiveThreadsMax, nameof(ReceiveThreadsMax));
     }
 }
