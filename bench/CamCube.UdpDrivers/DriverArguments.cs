@@ -23,12 +23,12 @@ internal sealed class DriverArguments
         return result;
     }
 
-    public int Int(string name, int defaultValue) =>
+    public int Int(string name, int defaultValue, int min = 1) =>
         !_values.TryGetValue(name, out var text)
             ? defaultValue
-            : int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var value) && value > 0
+            : int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var value) && value >= min
                 ? value
-                : throw new FormatException($"--{name} '{text}' is not a positive whole number");
+                : throw new FormatException($"--{name} '{text}' is not a whole number of at least {min}");
 
     public string? Text(string name) => _values.GetValueOrDefault(name);
 }

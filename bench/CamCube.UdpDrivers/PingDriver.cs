@@ -42,7 +42,7 @@ internal static class PingDriver
         var blocks = Math.Min(arguments.Int("blocks", 10), count);
         var basePort = arguments.Int("base-port", DefaultBasePort);
         var echoPort = arguments.Int("echo-port", DefaultEchoPort);
-        var spinMicroseconds = arguments.Int("loop-spin-us", 0);
+        var spinMicroseconds = arguments.Int("loop-spin-us", 0, min: 0);
         var spin = TimeSpan.FromMicroseconds(spinMicroseconds);
         var perBlock = (count + blocks - 1) / blocks;
 
