@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.IO.Pipelines;
 using System.Net.Sockets;
 
@@ -16,11 +17,13 @@ internal sealed class ThreadedSocketPipe : IDuplexPipe, IDisposable
     private const int ReceiveBytesMin = 16 * 1024;
     private const int ThreadStackBytes = 256 * 1024;
     private const int SendTimeoutMilliseconds = 10_000;
+    private const int CoalescedBytesMax = 16 * 1024;
 
     private readonly Socket _socket;
     private readonly Pipe _received;
     private readonly Pipe _replies;
     private readonly Thread _thread;
+    private readonly byte[] _coalesced = new byte[CoalescedBytesMax];
     private Task _sending = Task.CompletedTask;
     private int _disposed;
 
@@ -119,11 +122,25 @@ internal sealed class ThreadedSocketPipe : IDuplexPipe, IDisposable
             while (true)
             {
                 var result = await reader.ReadAsync().ConfigureAwait(false);
-                foreach (var segment in result.Buffer)
+                // Blocking, on the thread that flushed: an asynchronous operation would make the socket
+                // non-blocking for good, and the receiving thread's waits would go through the socket engine.
+                var replies = result.Buffer;
+                if (replies.IsSingleSegment)
                 {
-                    // Blocking, on the thread that flushed: an asynchronous operation would make the socket
-                    // non-blocking for good, and the receiving thread's waits would go through the socket engine.
-                    SendAll(segment.Span);
+                    SendAll(replies.FirstSpan);
+                }
+                else if (replies.Length <= _coalesced.Length)
+                {
+                    // A reply across two pipe segments leaves in one send, not two packets.
+                    replies.CopyTo(_coalesced);
+                    SendAll(_coalesced.AsSpan(0, (int)replies.Length));
+                }
+                else
+                {
+                    foreach (var segment in replies)
+                    {
+                        SendAll(segment.Span);
+                    }
                 }
 
                 reader.AdvanceTo(result.Buffer.End);
