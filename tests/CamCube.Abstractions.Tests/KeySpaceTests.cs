@@ -1,3 +1,5 @@
+using CamCube.Testing;
+
 namespace CamCube.Abstractions.Tests;
 
 public class KeySpaceTests
@@ -232,13 +234,16 @@ public class KeySpaceTests
             keySpace.GetServersForKey(kc with { W = w }, view, three);
         }
 
-        var before = GC.GetAllocatedBytesForCurrentThread();
-        for (ushort w = 0; w < 1_000; w++)
+        var allocated = AllocationProbe.OnCurrentThread(() =>
         {
-            keySpace.GetServersForKey(kc with { W = w }, view, three);
-        }
+            Span<Coordinate> servers = stackalloc Coordinate[3];
+            for (ushort w = 0; w < 1_000; w++)
+            {
+                keySpace.GetServersForKey(kc with { W = w }, view, servers);
+            }
+        });
 
-        Assert.Equal(before, GC.GetAllocatedBytesForCurrentThread());
+        Assert.Equal(0, allocated);
     }
 
     private static int Axis(Coordinate a, Coordinate b) => a.X != b.X ? 0 : a.Y != b.Y ? 1 : 2;
