@@ -106,9 +106,7 @@ public sealed partial class UdpLinkTransport
             var neighbor = Shape.Neighbor(Self, direction);
             try
             {
-                peers[d] = _options.HostResolver is null
-                    ? _options.Addressing.Resolve(Shape, neighbor, family)
-                    : ResolveWithHostResolver(neighbor, family);
+                peers[d] = _options.Addressing.Resolve(Shape, neighbor, family, _options.HostResolver);
             }
             catch (SocketException ex)
             {

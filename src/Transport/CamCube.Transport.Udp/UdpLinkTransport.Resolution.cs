@@ -1,5 +1,4 @@
 using System.Net;
-using System.Net.Sockets;
 
 namespace CamCube.Transport.Udp;
 
@@ -10,28 +9,6 @@ namespace CamCube.Transport.Udp;
 /// </summary>
 public sealed partial class UdpLinkTransport
 {
-    /// <summary>Resolves a neighbour with the configured resolver when the transport starts (on the loop, like the DNS lookup it replaces).</summary>
-    /// <exception cref="SocketException">The name does not resolve to an address of <paramref name="family"/>.</exception>
-    private IPEndPoint ResolveWithHostResolver(Coordinate neighbor, AddressFamily family)
-    {
-        var host = _options.Addressing.GetHost(Shape, neighbor);
-        var port = _options.Addressing.GetPort(Shape, neighbor);
-        if (IPAddress.TryParse(host, out var literal))
-        {
-            return new IPEndPoint(literal, port);
-        }
-
-        foreach (var address in _options.HostResolver!(host, family, CancellationToken.None).GetAwaiter().GetResult())
-        {
-            if (address.AddressFamily == family)
-            {
-                return new IPEndPoint(address, port);
-            }
-        }
-
-        throw new SocketException((int)SocketError.HostNotFound, $"no {family} address for '{host}'");
-    }
-
     /// <summary>Starts a lookup of <paramref name="link"/>'s neighbour's host name, unless one runs or ran too recently (event loop).</summary>
     private void ResolvePeerAgain(UdpLink link)
     {
@@ -47,31 +24,22 @@ public sealed partial class UdpLinkTransport
         }
 
         var neighbor = Shape.Neighbor(Self, link.Direction);
-        var host = _options.Addressing.GetHost(Shape, neighbor);
-        if (IPAddress.TryParse(host, out _))
+        if (IPAddress.TryParse(_options.Addressing.GetHost(Shape, neighbor), out _))
         {
             return;
         }
 
         link.Resolving = true;
         link.ResolvedTimestamp = now;
-        _ = LookUpAsync(link, host, _options.Addressing.GetPort(Shape, neighbor), link.Peer.AddressFamily);
+        _ = LookUpAsync(link, neighbor);
     }
 
-    private async Task LookUpAsync(UdpLink link, string host, int port, AddressFamily family)
+    private async Task LookUpAsync(UdpLink link, Coordinate neighbor)
     {
         IPEndPoint? found = null;
         try
         {
-            var resolver = _options.HostResolver ?? Dns.GetHostAddressesAsync;
-            foreach (var address in await resolver(host, family, CancellationToken.None).ConfigureAwait(false))
-            {
-                if (address.AddressFamily == family)
-                {
-                    found = new IPEndPoint(address, port);
-                    break;
-                }
-            }
+            found = await _options.Addressing.ResolveAsync(Shape, neighbor, link.Peer.AddressFamily, _options.HostResolver, CancellationToken.None).ConfigureAwait(false);
         }
 #pragma warning disable CA1031 // A failed lookup keeps the old address; the next silence tries again.
         catch (Exception)

@@ -134,13 +134,25 @@ public sealed class UdpPeerAddressing
         return new IPEndPoint(family == AddressFamily.InterNetworkV6 ? IPAddress.IPv6Any : IPAddress.Any, _patternPort);
     }
 
-    /// <summary>Resolves the endpoint of <paramref name="coordinate"/>'s server, with DNS for host patterns.</summary>
+    /// <summary>Resolves the endpoint of <paramref name="coordinate"/>'s server, with DNS (or <paramref name="resolver"/>) for host patterns; blocks while it looks up.</summary>
     /// <param name="shape">The cube's shape.</param>
     /// <param name="coordinate">The server.</param>
     /// <param name="family">The address family of the local socket; a name must resolve to an address of it.</param>
+    /// <param name="resolver">Looks host names up instead of DNS, or null for DNS.</param>
     /// <exception cref="SocketException">The name does not resolve.</exception>
     /// <exception cref="InvalidOperationException">The name resolves, but to no address of <paramref name="family"/>.</exception>
-    public IPEndPoint Resolve(TorusShape shape, Coordinate coordinate, AddressFamily family = AddressFamily.InterNetwork)
+    public IPEndPoint Resolve(TorusShape shape, Coordinate coordinate, AddressFamily family = AddressFamily.InterNetwork, Func<string, AddressFamily, CancellationToken, Task<IPAddress[]>>? resolver = null) =>
+        ResolveAsync(shape, coordinate, family, resolver, CancellationToken.None).GetAwaiter().GetResult();
+
+    /// <summary>Resolves the endpoint of <paramref name="coordinate"/>'s server, with DNS (or <paramref name="resolver"/>) for host patterns.</summary>
+    /// <param name="shape">The cube's shape.</param>
+    /// <param name="coordinate">The server.</param>
+    /// <param name="family">The address family of the local socket; a name must resolve to an address of it.</param>
+    /// <param name="resolver">Looks host names up instead of DNS, or null for DNS.</param>
+    /// <param name="cancellationToken">Cancels the lookup.</param>
+    /// <exception cref="SocketException">The name does not resolve.</exception>
+    /// <exception cref="InvalidOperationException">The name resolves, but to no address of <paramref name="family"/>.</exception>
+    public async Task<IPEndPoint> ResolveAsync(TorusShape shape, Coordinate coordinate, AddressFamily family, Func<string, AddressFamily, CancellationToken, Task<IPAddress[]>>? resolver, CancellationToken cancellationToken)
     {
         var port = GetPort(shape, coordinate);
         if (_hostPattern is null)
@@ -154,9 +166,15 @@ public sealed class UdpPeerAddressing
             return new IPEndPoint(literal, port);
         }
 
-        foreach (var address in Dns.GetHostAddresses(host, family))
+        var addresses = resolver is null
+            ? await Dns.GetHostAddressesAsync(host, family, cancellationToken).ConfigureAwait(false)
+            : await resolver(host, family, cancellationToken).ConfigureAwait(false);
+        foreach (var address in addresses)
         {
-            return new IPEndPoint(address, port);
+            if (address.AddressFamily == family)
+            {
+                return new IPEndPoint(address, port);
+            }
         }
 
         throw new InvalidOperationException($"The host name '{host}' of server {coordinate} has no {family} address.");
