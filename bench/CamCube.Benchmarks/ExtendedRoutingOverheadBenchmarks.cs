@@ -99,6 +99,7 @@ public class ExtendedRoutingOverheadBenchmarks
         {
             var link = (LinkDirection)(i % LinkDirections.Count);
             var packet = _pool.Rent();
+            _keyLists[(int)link].CopyTo(packet.PayloadArea);
             packet.PayloadLength = 64;
             packet.StampHeader(BounceService.Id, DestinationKind.Server, 16, s_shape.Neighbor(s_self, link), KeyCoordinate.At(s_self, 0));
             _transport.Sink.OnFrameReceived(link, packet);

@@ -187,6 +187,32 @@ public class ExtendedRoutingTests
     }
 
     [Fact]
+    public void ClassifyIsAskedOnlyOnceTheServiceHasQueuesToChooseFrom()
+    {
+        var cube = InMemoryCube.Start(new TorusShape(3, 3, 3), n => n.Register(new ChainService()));
+        var source = cube[new Coordinate(0, 0, 0)];
+        var service = source.GetService<ChainService>()!;
+        var asked = 0;
+        service.ClassifyHook = _ =>
+        {
+            asked++;
+            return 7;
+        };
+
+        // The default queue alone: classify is not asked, so its answer cannot lose the packet.
+        Assert.Equal(RouteStatus.Queued, service.Send(1, K(2, 2, 2)));
+        cube.RunUntilIdle();
+        Assert.Equal(0, asked);
+        Assert.Single(cube[new Coordinate(2, 2, 2)].GetService<ChainService>()!.Arrivals);
+
+        // With a second queue it is asked, and a queue that was never added drops that packet, counted.
+        service.PublicRouter.AddQueue(1, new RoutingQueueOptions(TimeSpan.FromMinutes(1)));
+        Assert.Equal(RouteStatus.DroppedInvalid, service.Send(2, K(2, 2, 2)));
+        Assert.Equal(1, asked);
+        Assert.Equal(1, source.Counters.Dropped(DropReason.RoutingFunctionFault));
+    }
+
+    [Fact]
     public void FReturningTheLocalCoordinateIsEvaluatedAgainHere()
     {
         var cube = InMemoryCube.Start(new TorusShape(3, 3, 3), n => n.Register(new ChainService()));

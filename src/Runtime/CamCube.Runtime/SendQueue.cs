@@ -6,7 +6,9 @@ namespace CamCube.Runtime;
 /// One service's queue of routed packets at a node (camcubeos 3.3). A packet waits here until a
 /// link on a shortest path polls; it sits in the ring of every link it may leave on, and the first
 /// of those links to poll takes it. Entries left behind in the other rings are recognised as stale
-/// by their ticket and skipped. Allocates nothing once its rings have grown.
+/// by their ticket and skipped. A packet queued while nothing else is waits outside the rings, as
+/// most packets leave in the pump that queued them: it costs no ring entries until a second packet
+/// joins it. Allocates nothing once its rings have grown.
 /// </summary>
 internal sealed class SendQueue
 {
@@ -16,6 +18,9 @@ internal sealed class SendQueue
     private static long s_nextTicket;
 
     private readonly Ring[] _rings = new Ring[LinkDirections.Count];
+
+    /// <summary>The only live packet, kept out of the rings; null when none is queued or it has company.</summary>
+    private Packet? _solo;
 
     public SendQueue(int packetsMax)
     {
@@ -38,6 +43,26 @@ internal sealed class SendQueue
         var ticket = Interlocked.Increment(ref s_nextTicket);
         packet.QueueTicket = ticket;
         packet.EligibleLinks = links;
+        if (Count == 0)
+        {
+            _solo = packet;
+            Count = 1;
+            return;
+        }
+
+        if (_solo is { } solo)
+        {
+            // The first packet gets company: from now on order is kept by the rings.
+            _solo = null;
+            PushToRings(solo, solo.QueueTicket, solo.EligibleLinks);
+        }
+
+        PushToRings(packet, ticket, links);
+        Count++;
+    }
+
+    private void PushToRings(Packet packet, long ticket, byte links)
+    {
         for (var d = 0; d < LinkDirections.Count; d++)
         {
             if ((links & (1 << d)) != 0)
@@ -52,13 +77,24 @@ internal sealed class SendQueue
                 ring.Push(packet, ticket);
             }
         }
-
-        Count++;
     }
 
     /// <summary>Takes the oldest live packet that may leave on <paramref name="link"/>.</summary>
     public Packet? TryTake(LinkDirection link)
     {
+        if (_solo is { } solo)
+        {
+            if ((solo.EligibleLinks & (1 << (int)link)) == 0)
+            {
+                return null;
+            }
+
+            _solo = null;
+            solo.QueueTicket = 0;
+            Count--;
+            return solo;
+        }
+
         var ring = _rings[(int)link];
         while (ring.TryPop(out var packet, out var ticket))
         {
@@ -81,6 +117,18 @@ internal sealed class SendQueue
     {
         var ring = _rings[(int)link];
         var bit = (byte)(1 << (int)link);
+        if (_solo is { } solo && (solo.EligibleLinks & bit) != 0)
+        {
+            solo.EligibleLinks &= (byte)~bit;
+            if (solo.EligibleLinks == 0)
+            {
+                _solo = null;
+                solo.QueueTicket = 0;
+                Count--;
+                orphans.Add(solo);
+            }
+        }
+
         while (ring.TryPop(out var packet, out var ticket))
         {
             if (packet.QueueTicket != ticket)
@@ -101,6 +149,14 @@ internal sealed class SendQueue
     /// <summary>Takes every live packet out (for shutdown).</summary>
     public void DrainAll(List<Packet> into)
     {
+        if (_solo is { } solo)
+        {
+            _solo = null;
+            solo.QueueTicket = 0;
+            Count--;
+            into.Add(solo);
+        }
+
         foreach (var ring in _rings)
         {
             while (ring.TryPop(out var packet, out var ticket))
@@ -115,6 +171,7 @@ internal sealed class SendQueue
         }
     }
 
+    /// <summary>A FIFO of (packet, ticket) whose capacity is a power of two, so positions wrap with a mask, not a division.</summary>
     private sealed class Ring
     {
         private (Packet Packet, long Ticket)[] _items = new (Packet, long)[16];
@@ -129,7 +186,7 @@ internal sealed class SendQueue
                 Grow();
             }
 
-            _items[(_head + Count) % _items.Length] = (packet, ticket);
+            _items[(_head + Count) & (_items.Length - 1)] = (packet, ticket);
             Count++;
         }
 
@@ -144,7 +201,7 @@ internal sealed class SendQueue
 
             (packet, ticket) = _items[_head];
             _items[_head] = default;
-            _head = (_head + 1) % _items.Length;
+            _head = (_head + 1) & (_items.Length - 1);
             Count--;
             return true;
         }
@@ -155,17 +212,17 @@ internal sealed class SendQueue
             var kept = 0;
             for (var i = 0; i < Count; i++)
             {
-                var entry = _items[(_head + i) % _items.Length];
+                var entry = _items[(_head + i) & (_items.Length - 1)];
                 if (entry.Packet.QueueTicket == entry.Ticket)
                 {
-                    _items[(_head + kept) % _items.Length] = entry;
+                    _items[(_head + kept) & (_items.Length - 1)] = entry;
                     kept++;
                 }
             }
 
             for (var i = kept; i < Count; i++)
             {
-                _items[(_head + i) % _items.Length] = default;
+                _items[(_head + i) & (_items.Length - 1)] = default;
             }
 
             Count = kept;
@@ -176,7 +233,7 @@ internal sealed class SendQueue
             var items = new (Packet, long)[_items.Length * 2];
             for (var i = 0; i < Count; i++)
             {
-                items[i] = _items[(_head + i) % _items.Length];
+                items[i] = _items[(_head + i) & (_items.Length - 1)];
             }
 
             _items = items;

@@ -75,7 +75,7 @@ internal sealed class ServiceContext(Node node, ServiceSlot slot) : INodeContext
 
     public void RequestPoll() => node.PumpLinks(node.ExistingLinks);
 
-    public byte GetNextHops(Coordinate server) => (byte)(node.Routes.NextHops(server) & node.UpLinks);
+    public byte GetNextHops(Coordinate server) => node.Shape.Contains(server) ? (byte)(node.Routes.NextHops(server) & node.UpLinks) : (byte)0;
 
     public IExtendedRouter CreateExtendedRouter(IRoutingProtocol protocol, RoutingQueueOptions defaultQueue)
     {

@@ -19,6 +19,9 @@ public interface IRoutingProtocol
     /// </summary>
     int F(Packet packet, KeyCoordinate current, Span<KeyCoordinate> next);
 
-    /// <summary>The function classify: the id of the queue <paramref name="packet"/> waits in (0 is the default queue).</summary>
+    /// <summary>
+    /// The function classify: the id of the queue <paramref name="packet"/> waits in (0 is the default queue).
+    /// Asked only once the service has added a queue of its own: with the default queue alone there is nothing to choose.
+    /// </summary>
     int Classify(Packet packet);
 }

@@ -13,12 +13,26 @@ internal sealed partial class ExtendedRouter
         // the packet will carry (no scratch spans to clear); a set not used goes back to the pool.
         var set = _freeTargets.Count > 0 ? _freeTargets.Pop() : new TargetSet(TargetsMax);
         var linksPerTarget = set.Links;
+        var setTargets = set.Targets;
         byte links = 0;
         var routes = _node.Routes;
         var keySpace = _node.KeySpace;
+        var shape = _node.Shape;
+        var self = _node.Self;
+        var failureFree = routes.IsFailureFree;
         for (var i = 0; i < targets.Length; i++)
         {
+            if (failureFree && shape.Contains(targets[i].Home) && targets[i].Home != self)
+            {
+                // Without failures every root is the home: checked once above, not per entry.
+                setTargets[i] = targets[i];
+                linksPerTarget[i] = routes.FailureFreeNextHops(targets[i].Home);
+                links |= linksPerTarget[i];
+                continue;
+            }
+
             linksPerTarget[i] = 0;
+            setTargets[i] = targets[i];
 
             // Through the routing table's root cache: the same coordinates come up hop after hop.
             if (!routes.TryGetRoot(keySpace, targets[i], out var root))
@@ -59,7 +73,7 @@ internal sealed partial class ExtendedRouter
             }
         }
 
-        var status = Queue(packet, targets, set, links);
+        var status = Queue(packet, set, targets.Length, links);
         if (status != RouteStatus.Queued)
         {
             _freeTargets.Push(set);
@@ -68,8 +82,8 @@ internal sealed partial class ExtendedRouter
         return status;
     }
 
-    /// <summary>Puts a packet whose links are known in the queue <c>classify</c> picks, carrying <paramref name="set"/>, and pumps.</summary>
-    private RouteStatus Queue(Packet packet, ReadOnlySpan<KeyCoordinate> targets, TargetSet set, byte links)
+    /// <summary>Puts a packet whose targets and links are in <paramref name="set"/> in the queue <c>classify</c> picks, and pumps.</summary>
+    private RouteStatus Queue(Packet packet, TargetSet set, int count, byte links)
     {
         if (links == 0)
         {
@@ -90,8 +104,7 @@ internal sealed partial class ExtendedRouter
             return RouteStatus.DroppedQueueFull;
         }
 
-        targets.CopyTo(set.Targets);
-        set.Count = targets.Length;
+        set.Count = count;
         packet.Attachment = set;
 
         // Most packets leave in the pump below, before they could age: the clock is read only for
@@ -124,6 +137,12 @@ internal sealed partial class ExtendedRouter
 
     private RouterQueue? Classify(Packet packet)
     {
+        if (_queues.Count == 1)
+        {
+            // Only the default queue: nothing to choose, so classify is not asked.
+            return _queues[0];
+        }
+
         try
         {
             return FindQueue(_protocol.Classify(packet));

@@ -31,6 +31,12 @@ internal sealed class RoutingTable
     private readonly ushort[]?[] _distanceFromNeighbor = new ushort[]?[LinkDirections.Count];
     private readonly List<(Coordinate Server, bool Reachable)> _changes = [];
     private readonly RootCacheEntry[] _rootCache = new RootCacheEntry[1 << RootCacheBits];
+
+    /// <summary>
+    /// Without failures, the shortest-path links to a server per axis, indexed by its x, then y
+    /// (after the x entries), then z: a hop's next links are three loads, not three comparisons chains.
+    /// </summary>
+    private readonly byte[] _axisHops;
     private RoutingGraph? _graph;
     private ulong[]? _reachableBits;
     private byte _usableLinks;
@@ -53,6 +59,22 @@ internal sealed class RoutingTable
             _neighborIndex[d] = (int)shape.IndexOf(shape.Neighbor(self, (LinkDirection)d));
         }
 
+        _axisHops = new byte[shape.X + shape.Y + shape.Z];
+        for (var i = 0; i < shape.X; i++)
+        {
+            _axisHops[i] = AxisHops(self.X, i, shape.X, LinkDirection.PlusX, LinkDirection.MinusX);
+        }
+
+        for (var i = 0; i < shape.Y; i++)
+        {
+            _axisHops[shape.X + i] = AxisHops(self.Y, i, shape.Y, LinkDirection.PlusY, LinkDirection.MinusY);
+        }
+
+        for (var i = 0; i < shape.Z; i++)
+        {
+            _axisHops[shape.X + shape.Y + i] = AxisHops(self.Z, i, shape.Z, LinkDirection.PlusZ, LinkDirection.MinusZ);
+        }
+
         _computations = computations ?? new RoutingComputationCache(shape, graphsMax: 1);
         Database = new LinkStateDatabase(shape, existingLinks);
         _reachability = new ReachabilityView(shape);
@@ -60,6 +82,16 @@ internal sealed class RoutingTable
     }
 
     public LinkStateDatabase Database { get; }
+
+    /// <summary>
+    /// Gets whether the table is up to date and no link is reported down: every key's root is its
+    /// home and <see cref="FailureFreeNextHops"/> gives next hops, so a caller resolving several
+    /// coordinates checks once instead of per coordinate.
+    /// </summary>
+    public bool IsFailureFree => _analytic && _builtForVersion == Database.Version && _reachability.UnreachableCount == 0;
+
+    /// <summary>The links on a shortest path to <paramref name="server"/> (in the shape) while <see cref="IsFailureFree"/>; 0 for this server.</summary>
+    public byte FailureFreeNextHops(Coordinate server) => AnalyticNextHops(server);
 
     public IReachabilityView Reachability
     {
@@ -79,6 +111,19 @@ internal sealed class RoutingTable
     /// reachability change invalidates them all at once.
     /// </summary>
     public bool TryGetRoot(KeySpace keySpace, KeyCoordinate key, out Coordinate root)
+    {
+        // The common case, small enough to inline at every hop: up to date, every server reachable.
+        if (_builtForVersion == Database.Version && _reachability.UnreachableCount == 0 && _shape.Contains(key.Home))
+        {
+            root = key.Home;
+            return true;
+        }
+
+        return TryGetRootSlow(keySpace, key, out root);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool TryGetRootSlow(KeySpace keySpace, KeyCoordinate key, out Coordinate root)
     {
         Refresh();
         var home = key.Home;
@@ -113,6 +158,18 @@ internal sealed class RoutingTable
 
     /// <summary>Gets the links (bit i for direction i) on a shortest path to <paramref name="server"/>; 0 if it is here or unreachable.</summary>
     public byte NextHops(Coordinate server)
+    {
+        // Without failures (and up to date), three table loads; inlined at every hop.
+        if (_analytic && _builtForVersion == Database.Version)
+        {
+            return AnalyticNextHops(server);
+        }
+
+        return SearchedNextHops(server);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private byte SearchedNextHops(Coordinate server)
     {
         Refresh();
         if (server == _self)
@@ -316,10 +373,8 @@ internal sealed class RoutingTable
 
     private byte AnalyticNextHops(Coordinate server)
     {
-        byte links = 0;
-        links |= AxisHops(_self.X, server.X, _shape.X, LinkDirection.PlusX, LinkDirection.MinusX);
-        links |= AxisHops(_self.Y, server.Y, _shape.Y, LinkDirection.PlusY, LinkDirection.MinusY);
-        links |= AxisHops(_self.Z, server.Z, _shape.Z, LinkDirection.PlusZ, LinkDirection.MinusZ);
+        var hops = _axisHops;
+        var links = hops[server.X] | hops[_shape.X + server.Y] | hops[_shape.X + _shape.Y + server.Z];
         return (byte)(links & _existingLinks);
     }
 
