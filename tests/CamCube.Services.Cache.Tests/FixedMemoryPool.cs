@@ -5,12 +5,14 @@ namespace CamCube.Services.Cache.Tests;
 /// <summary>
 /// A memory pool whose blocks are all made when it is created: renting never allocates, and an
 /// exhausted pool throws instead of growing, so an allocation measurement cannot count pool growth
-/// (unlike the shared array pool, which a collection may trim). Single-threaded.
+/// (unlike the shared array pool, which a collection may trim). Thread-safe: a front-end may answer
+/// from another thread while the client reads.
 /// </summary>
 internal sealed class FixedMemoryPool : MemoryPool<byte>
 {
     private readonly Stack<Block> _free;
     private readonly int _blockBytes;
+    private readonly Lock _gate = new();
 
     public FixedMemoryPool(int blockCount, int blockBytes)
     {
@@ -26,12 +28,15 @@ internal sealed class FixedMemoryPool : MemoryPool<byte>
 
     public override IMemoryOwner<byte> Rent(int minBufferSize = -1)
     {
-        if (minBufferSize > _blockBytes || !_free.TryPop(out var block))
+        lock (_gate)
         {
-            throw new InvalidOperationException($"The fixed pool has no free block of {minBufferSize} bytes.");
-        }
+            if (minBufferSize > _blockBytes || !_free.TryPop(out var block))
+            {
+                throw new InvalidOperationException($"The fixed pool has no free block of {minBufferSize} bytes.");
+            }
 
-        return block;
+            return block;
+        }
     }
 
     protected override void Dispose(bool disposing)
@@ -42,6 +47,12 @@ internal sealed class FixedMemoryPool : MemoryPool<byte>
     {
         public Memory<byte> Memory => bytes;
 
-        public void Dispose() => pool._free.Push(this);
+        public void Dispose()
+        {
+            lock (pool._gate)
+            {
+                pool._free.Push(this);
+            }
+        }
     }
 }

@@ -13,12 +13,16 @@ internal sealed class InlinePipeClient : IDuplexPipe
 {
     private readonly Pipe _requests;
     private readonly Pipe _replies;
+    private readonly object _replyGate = new();
+    private readonly Action _onReply;
+    private bool _replied;
 
     public InlinePipeClient(MemcachedFrontEnd frontEnd, MemoryPool<byte>? pool = null)
     {
         var options = new PipeOptions(pool, PipeScheduler.Inline, PipeScheduler.Inline, useSynchronizationContext: false);
         _requests = new Pipe(options);
         _replies = new Pipe(options);
+        _onReply = OnReply;
         Serving = frontEnd.ServeAsync(this);
     }
 
@@ -56,6 +60,33 @@ internal sealed class InlinePipeClient : IDuplexPipe
         return result.Buffer.Length;
     }
 
+    /// <summary>
+    /// Blocks until <paramref name="length"/> reply bytes arrived, written by the front-end from any
+    /// thread, and takes them. Allocates nothing: a continuation pulses a monitor. Throws on a longer
+    /// reply or none within <paramref name="timeout"/>.
+    /// </summary>
+    public void WaitForReplyBytes(int length, TimeSpan timeout)
+    {
+        while (true)
+        {
+            var result = WaitFor(_replies.Reader.ReadAsync(), timeout);
+            var buffer = result.Buffer;
+            if (buffer.Length < length && !result.IsCompleted)
+            {
+                _replies.Reader.AdvanceTo(buffer.Start, buffer.End);
+                continue;
+            }
+
+            _replies.Reader.AdvanceTo(buffer.End);
+            if (buffer.Length != length)
+            {
+                throw new Xunit.Sdk.XunitException($"A reply of {buffer.Length} bytes, not {length}.");
+            }
+
+            return;
+        }
+    }
+
     /// <summary>Takes every reply byte written so far, as text.</summary>
     public string TakeReply()
     {
@@ -76,6 +107,41 @@ internal sealed class InlinePipeClient : IDuplexPipe
         var text = Encoding.ASCII.GetString(result.Buffer);
         _replies.Reader.AdvanceTo(result.Buffer.End);
         return text;
+    }
+
+    private ReadResult WaitFor(ValueTask<ReadResult> read, TimeSpan timeout)
+    {
+        var awaiter = read.ConfigureAwait(false).GetAwaiter();
+        if (!awaiter.IsCompleted)
+        {
+            lock (_replyGate)
+            {
+                _replied = false;
+            }
+
+            awaiter.UnsafeOnCompleted(_onReply);
+            lock (_replyGate)
+            {
+                while (!_replied)
+                {
+                    if (!Monitor.Wait(_replyGate, timeout))
+                    {
+                        throw new Xunit.Sdk.XunitException($"No reply within {timeout}.");
+                    }
+                }
+            }
+        }
+
+        return awaiter.GetResult();
+    }
+
+    private void OnReply()
+    {
+        lock (_replyGate)
+        {
+            _replied = true;
+            Monitor.PulseAll(_replyGate);
+        }
     }
 
     /// <summary>Ends the client: the front-end sees its input complete and ends the connection.</summary>

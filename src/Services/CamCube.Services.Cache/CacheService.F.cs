@@ -1,3 +1,4 @@
+using System.Buffers;
 using CamCube.Packets;
 
 namespace CamCube.Services.Cache;
@@ -78,14 +79,13 @@ public sealed partial class CacheService
     }
 
     /// <summary>Sends a request from its source, in as many fragments as its value needs.</summary>
-    private void SendRequest(CacheRequest request, uint requestId)
+    private void SendRequest(PendingRequest request)
     {
-        var key = request.Key;
+        var key = request.Key.Span;
         var primary = Node.KeySpace.KeyCoordinateOf(CacheKeys.MemId(key));
         var isRead = request.Operation == CacheOperation.Get;
         var stage = isRead && Options.SecondaryReplicaCount > 0 ? RouteStage.Source : RouteStage.Primary;
         var tieBreak = (byte)Node.Random.Next(256);
-        var cas = request.Operation is CacheOperation.Increment or CacheOperation.Decrement ? request.Delta : request.CasUnique;
         if (isRead)
         {
             Statistics.CountGetCommand();
@@ -96,22 +96,23 @@ public sealed partial class CacheService
         }
 
         var value = request.Value;
+        var length = (int)value.Length;
         var offset = 0;
         do
         {
             var packet = Node.CreatePacket();
             var area = packet.PayloadArea;
-            CacheMessage.Write(area, CacheMessageType.Request, stage, tieBreak, requestId, Node.Self, primary, (byte)request.Operation, key);
-            CacheMessage.SetItem(area, request.Flags, request.ExpirationSeconds, cas);
+            CacheMessage.Write(area, CacheMessageType.Request, stage, tieBreak, request.RequestId, Node.Self, primary, (byte)request.Operation, key);
+            CacheMessage.SetItem(area, request.Flags, request.ExpirationSeconds, request.CasOrDelta);
             var start = CacheMessage.FixedBytes + key.Length;
-            var chunk = Math.Min(value.Length - offset, packet.PayloadCapacity - start);
-            CacheMessage.SetValue(area, value.Length, offset);
-            value.AsSpan(offset, chunk).CopyTo(area[start..]);
+            var chunk = Math.Min(length - offset, packet.PayloadCapacity - start);
+            CacheMessage.SetValue(area, length, offset);
+            value.Slice(offset, chunk).CopyTo(area[start..]);
             packet.PayloadLength = start + chunk;
             Router.Route(packet, primary.W);
             offset += chunk;
         }
-        while (offset < value.Length);
+        while (offset < length);
     }
 
     /// <summary>At the secondary: a copy answers at once (camcubeos 5.1); returns false on a miss.</summary>

@@ -1,3 +1,4 @@
+using System.Buffers;
 using CamCube.Packets;
 
 namespace CamCube.Services.Cache;
@@ -39,14 +40,12 @@ public sealed partial class CacheService
                 SendResponse(p, CacheStatus.Hit, item, fill ? secondary!.Value : requester, fill);
                 break;
             case >= CacheOperation.Set and <= CacheOperation.Cas:
-                var value = _assembler!.Add(p, Node.TimeProvider.GetTimestamp());
-                if (value is null)
+                if (!TryStoreAtRoot(packet, operation, out status, out item))
                 {
                     break;
                 }
 
-                status = Store.Store(operation, key, CacheMessage.FlagsOf(p), CacheMessage.ExpirationOf(p), value, CacheMessage.CasOf(p), Node.Self, out item);
-                AfterWrite(status, item, p, requester, value.Length == 0 ? null : item);
+                AfterWrite(status, item, p, requester, null);
                 break;
             case CacheOperation.Delete:
                 status = Store.Delete(key, out item);
@@ -70,6 +69,35 @@ public sealed partial class CacheService
         }
 
         packet.Release();
+    }
+
+    /// <summary>
+    /// Stores the value of a store request; false while fragments of it are still to come. A value in
+    /// one packet is read from the packet, so a set that keeps an item's length allocates nothing.
+    /// </summary>
+    private bool TryStoreAtRoot(Packet packet, CacheOperation operation, out CacheStatus status, out CacheItem? item)
+    {
+        var p = packet.Payload;
+        var key = CacheMessage.KeyOf(p);
+        var chunk = CacheMessage.ChunkOf(p);
+        var total = CacheMessage.ValueLengthOf(p);
+        if (CacheMessage.ChunkOffsetOf(p) == 0 && chunk.Length == total)
+        {
+            var start = PacketHeader.SizeBytes + CacheMessage.FixedBytes + key.Length;
+            var value = new ReadOnlySequence<byte>(packet.Buffer, start, total);
+            status = Store.Store(operation, key, CacheMessage.FlagsOf(p), CacheMessage.ExpirationOf(p), value, null, CacheMessage.CasOf(p), Node.Self, out item);
+            return true;
+        }
+
+        var assembled = _assembler!.Add(p, Node.TimeProvider.GetTimestamp());
+        if (assembled is null)
+        {
+            (status, item) = (default, null);
+            return false;
+        }
+
+        status = Store.Store(operation, key, CacheMessage.FlagsOf(p), CacheMessage.ExpirationOf(p), assembled, CacheMessage.CasOf(p), Node.Self, out item);
+        return true;
     }
 
     /// <summary>A write at the root invalidates every recorded copy (camcubeos 5.1), then the requester hears the outcome.</summary>
@@ -188,7 +216,7 @@ public sealed partial class CacheService
                 var id = CacheMessage.RequestIdOf(p);
                 if (_pending.TryGetValue(id, out var pending) && --pending.AcksLeft == 0)
                 {
-                    Complete(id, CacheResponse.Of(CacheStatus.Ok));
+                    Complete(id, CacheStatus.Ok);
                 }
 
                 break;
@@ -203,10 +231,9 @@ public sealed partial class CacheService
         var p = packet.Payload;
         var status = (CacheStatus)CacheMessage.CodeOf(p);
         var requester = CacheMessage.RequesterOf(p);
-        var value = CacheMessage.ValueLengthOf(p) == 0 && status != CacheStatus.Hit ? [] : _assembler!.Add(p, Node.TimeProvider.GetTimestamp());
         if (CacheMessage.SecondaryOf(p) == Node.Self)
         {
-            if (status == CacheStatus.Hit && value is not null)
+            if (status == CacheStatus.Hit && _assembler!.Add(p, Node.TimeProvider.GetTimestamp()) is { } value)
             {
                 Store.PutCopy(CacheMessage.KeyOf(p), value, CacheMessage.FlagsOf(p), CacheMessage.CasOf(p), CacheMessage.ExpirationOf(p), packet.Source);
             }
@@ -220,15 +247,25 @@ public sealed partial class CacheService
             }
         }
 
-        if (requester == Node.Self && value is not null)
+        if (requester == Node.Self)
         {
-            var response = status == CacheStatus.Hit
-                ? new CacheResponse(status, value, CacheMessage.FlagsOf(p), CacheMessage.CasOf(p)) { Hops = CacheMessage.HopsOf(p) }
-                : CacheResponse.Of(status);
-            Complete(CacheMessage.RequestIdOf(p), response);
+            OnAnswer(p, status);
         }
 
         packet.Release();
+    }
+
+    /// <summary>A fragment of the answer to one of this node's requests: the value goes straight into the request.</summary>
+    private void OnAnswer(ReadOnlySpan<byte> p, CacheStatus status)
+    {
+        var id = CacheMessage.RequestIdOf(p);
+        var total = CacheMessage.ValueLengthOf(p);
+        if (total <= Options.ItemSizeMaxBytes
+            && _pending.TryGetValue(id, out var pending)
+            && pending.AddResponseChunk(total, CacheMessage.ChunkOffsetOf(p), CacheMessage.ChunkOf(p), CacheMessage.FlagsOf(p), CacheMessage.CasOf(p), CacheMessage.HopsOf(p)))
+        {
+            Complete(id, status);
+        }
     }
 
     /// <summary>flush_all goes to every server this node can reach, each of which acknowledges.</summary>

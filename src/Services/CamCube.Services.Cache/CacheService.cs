@@ -65,13 +65,13 @@ public sealed partial class CacheService : RoutedServiceBase
         _sweep?.Dispose();
         foreach (var pending in _pending.Values)
         {
-            Finish(pending, CacheResponse.Of(CacheStatus.Timeout));
+            Finish(pending, CacheStatus.Timeout);
         }
 
         _pending.Clear();
         while (_inbox.TryDequeue(out var queued))
         {
-            Finish(queued, CacheResponse.Of(CacheStatus.Timeout));
+            Finish(queued, CacheStatus.Timeout);
         }
 
         base.OnDeregistered();
@@ -86,17 +86,9 @@ public sealed partial class CacheService : RoutedServiceBase
     public Task<CacheResponse> ExecuteAsync(CacheRequest request)
     {
         ArgumentNullException.ThrowIfNull(request);
-        if (!CacheKeys.IsValid(request.Key))
-        {
-            return Task.FromResult(CacheResponse.Of(CacheStatus.InvalidKey));
-        }
-
-        if (request.Value.Length > Options.ItemSizeMaxBytes)
-        {
-            return Task.FromResult(CacheResponse.Of(CacheStatus.TooLarge));
-        }
-
-        return Enqueue(new PendingRequest(request));
+        var pending = new TaskRequest(request);
+        Execute(pending);
+        return pending.Task;
     }
 
     /// <summary>
@@ -104,7 +96,47 @@ public sealed partial class CacheService : RoutedServiceBase
     /// <paramref name="delaySeconds"/> from now once that time comes. Completes with
     /// <see cref="CacheStatus.Ok"/> when every server acknowledged. Thread-safe.
     /// </summary>
-    public Task<CacheResponse> FlushAllAsync(int delaySeconds = 0) => Enqueue(new PendingRequest(null, delaySeconds));
+    public Task<CacheResponse> FlushAllAsync(int delaySeconds = 0)
+    {
+        var pending = new TaskRequest(delaySeconds);
+        Execute(pending);
+        return pending.Task;
+    }
+
+    /// <summary>
+    /// Queues <paramref name="request"/> for the node's loop, or completes it at once with
+    /// <see cref="CacheStatus.InvalidKey"/>, <see cref="CacheStatus.TooLarge"/> or <see cref="CacheStatus.Busy"/>.
+    /// Thread-safe; allocates nothing in steady state.
+    /// </summary>
+    internal void Execute(PendingRequest request)
+    {
+        if (request.Operation != 0 && !CacheKeys.IsValid(request.Key.Span))
+        {
+            request.Complete(CacheStatus.InvalidKey);
+            return;
+        }
+
+        if (request.Value.Length > Options.ItemSizeMaxBytes)
+        {
+            request.Complete(CacheStatus.TooLarge);
+            return;
+        }
+
+        if (Interlocked.Increment(ref _inFlight) > Options.PendingRequestsMax || _doorbell is not { } doorbell)
+        {
+            Interlocked.Decrement(ref _inFlight);
+            request.Complete(CacheStatus.Busy);
+            return;
+        }
+
+        _inbox.Enqueue(request);
+
+        // Ring once per drain: the drain clears the flag before it empties the queue, so nothing waits unseen.
+        if (Interlocked.Exchange(ref _doorbellRung, 1) == 0)
+        {
+            doorbell.Change(TimeSpan.Zero, Timeout.InfiniteTimeSpan);
+        }
+    }
 
     /// <summary>A request may wait in the routing queue as long as its requester waits for it, and no longer.</summary>
     private static CacheOptions Validated(CacheOptions? options)
@@ -112,25 +144,6 @@ public sealed partial class CacheService : RoutedServiceBase
         options ??= new CacheOptions();
         options.Validate();
         return options;
-    }
-
-    private Task<CacheResponse> Enqueue(PendingRequest pending)
-    {
-        if (Interlocked.Increment(ref _inFlight) > Options.PendingRequestsMax || _doorbell is not { } doorbell)
-        {
-            Interlocked.Decrement(ref _inFlight);
-            return Task.FromResult(CacheResponse.Of(CacheStatus.Busy));
-        }
-
-        _inbox.Enqueue(pending);
-
-        // Ring once per drain: the drain clears the flag before it empties the queue, so nothing waits unseen.
-        if (Interlocked.Exchange(ref _doorbellRung, 1) == 0)
-        {
-            doorbell.Change(TimeSpan.Zero, Timeout.InfiniteTimeSpan);
-        }
-
-        return pending.Task;
     }
 
     private void DrainInbox()
@@ -147,9 +160,9 @@ public sealed partial class CacheService : RoutedServiceBase
         pending.RequestId = ++_nextRequestId;
         pending.Deadline = Node.TimeProvider.GetTimestamp() + (long)(Options.RequestTimeout.TotalSeconds * Node.TimeProvider.TimestampFrequency);
         _pending.Add(pending.RequestId, pending);
-        if (pending.Request is { } request)
+        if (pending.Operation != 0)
         {
-            SendRequest(request, pending.RequestId);
+            SendRequest(pending);
         }
         else
         {
@@ -157,23 +170,24 @@ public sealed partial class CacheService : RoutedServiceBase
         }
     }
 
-    private void Complete(uint requestId, CacheResponse response)
+    private void Complete(uint requestId, CacheStatus status)
     {
         if (_pending.Remove(requestId, out var pending))
         {
-            Finish(pending, response);
+            Finish(pending, status);
         }
     }
 
-    private void Finish(PendingRequest pending, CacheResponse response)
+    /// <summary>Answers a request; the request is the issuer's again afterwards.</summary>
+    private void Finish(PendingRequest pending, CacheStatus status)
     {
-        if (pending.Request is { Operation: CacheOperation.Get })
+        if (pending.Operation == CacheOperation.Get)
         {
-            Statistics.CountGet(response.Status == CacheStatus.Hit);
+            Statistics.CountGet(status == CacheStatus.Hit);
         }
 
         Interlocked.Decrement(ref _inFlight);
-        pending.Complete(response);
+        pending.Complete(status);
     }
 
     private void Sweep()
@@ -189,7 +203,7 @@ public sealed partial class CacheService : RoutedServiceBase
 
         foreach (var id in _timedOut)
         {
-            Complete(id, CacheResponse.Of(CacheStatus.Timeout));
+            Complete(id, CacheStatus.Timeout);
         }
 
         _timedOut.Clear();

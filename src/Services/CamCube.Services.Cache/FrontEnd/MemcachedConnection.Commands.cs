@@ -9,7 +9,7 @@ internal sealed partial class MemcachedConnection
     private const long RelativeExpirationMaxSeconds = 60 * 60 * 24 * 30;
 
     /// <summary>Runs the command in the first <paramref name="length"/> bytes of the line buffer; returns the data bytes it consumed after the line, <see cref="NeedMoreInput"/> or <see cref="CloseConnection"/>.</summary>
-    private async ValueTask<long> ExecuteAsync(int length, ReadOnlySequence<byte> rest)
+    private long Execute(int length, ReadOnlySequence<byte> rest)
     {
         var count = Tokenize(length);
         _noReply = count > 1 && Token(count - 1).SequenceEqual("noreply"u8);
@@ -22,13 +22,13 @@ internal sealed partial class MemcachedConnection
         var name = Token(0);
         if (name.SequenceEqual("get"u8) || name.SequenceEqual("gets"u8))
         {
-            await GetAsync(count, first: 1, expiration: null, withCas: name.Length == 4).ConfigureAwait(false);
+            Get(count, first: 1, expiration: null, withCas: name.Length == 4);
             return 0;
         }
 
         if (name.SequenceEqual("set"u8))
         {
-            return await StoreAsync(CacheOperation.Set, count, rest).ConfigureAwait(false);
+            return Store(CacheOperation.Set, count, rest);
         }
 
         if (name.SequenceEqual("gat"u8) || name.SequenceEqual("gats"u8))
@@ -39,31 +39,31 @@ internal sealed partial class MemcachedConnection
                 return 0;
             }
 
-            await GetAsync(count, first: 2, RelativeExpiration(exptime), withCas: name.Length == 4).ConfigureAwait(false);
+            Get(count, first: 2, RelativeExpiration(exptime), withCas: name.Length == 4);
             return 0;
         }
 
         var operation = StorageOperation(name);
         if (operation != 0)
         {
-            return await StoreAsync(operation, count, rest).ConfigureAwait(false);
+            return Store(operation, count, rest);
         }
 
         if (name.SequenceEqual("delete"u8))
         {
-            await DeleteAsync(count).ConfigureAwait(false);
+            Delete(count);
         }
         else if (name.SequenceEqual("incr"u8) || name.SequenceEqual("decr"u8))
         {
-            await IncrementAsync(count, increment: name[0] == (byte)'i').ConfigureAwait(false);
+            Increment(count, increment: name[0] == (byte)'i');
         }
         else if (name.SequenceEqual("touch"u8))
         {
-            await TouchAsync(count).ConfigureAwait(false);
+            Touch(count);
         }
         else if (name.SequenceEqual("flush_all"u8))
         {
-            await FlushAllAsync(count).ConfigureAwait(false);
+            FlushAll(count);
         }
         else if (name.SequenceEqual("version"u8))
         {
@@ -134,7 +134,7 @@ internal sealed partial class MemcachedConnection
         return count;
     }
 
-    private async ValueTask<long> StoreAsync(CacheOperation operation, int count, ReadOnlySequence<byte> rest)
+    private long Store(CacheOperation operation, int count, ReadOnlySequence<byte> rest)
     {
         var argumentCount = operation == CacheOperation.Cas ? 6 : 5;
         if ((count != argumentCount && count != argumentCount + 1) || (count == argumentCount + 1 && !_noReply))
@@ -186,20 +186,13 @@ internal sealed partial class MemcachedConnection
             return bytes + 2;
         }
 
-        var request = new CacheRequest
-        {
-            Operation = operation,
-            Key = Token(1).ToArray(),
-            Value = value.ToArray(),
-            Flags = flags,
-            ExpirationSeconds = expiration,
-            CasUnique = cas,
-        };
-        WriteStatus(await _service.ExecuteAsync(request).ConfigureAwait(false));
+        // The value stays in the input buffer until the answer: ProcessAsync consumes it only then.
+        Issue(answersAreValues: false).Prepare(operation, TokenMemory(1), value, flags, expiration, cas);
+        SendIssued();
         return bytes + 2;
     }
 
-    private async Task DeleteAsync(int count)
+    private void Delete(int count)
     {
         // memcached accepts "delete <key> 0" from old clients, and nothing else after the key but noreply.
         var plain = count - (_noReply ? 1 : 0);
@@ -215,10 +208,10 @@ internal sealed partial class MemcachedConnection
             return;
         }
 
-        await ExecuteRequestAsync(new CacheRequest { Operation = CacheOperation.Delete, Key = Token(1).ToArray() }).ConfigureAwait(false);
+        SendThroughLoop(CacheOperation.Delete);
     }
 
-    private async Task IncrementAsync(int count, bool increment)
+    private void Increment(int count, bool increment)
     {
         if (count - (_noReply ? 1 : 0) != 3)
         {
@@ -232,11 +225,10 @@ internal sealed partial class MemcachedConnection
             return;
         }
 
-        var operation = increment ? CacheOperation.Increment : CacheOperation.Decrement;
-        await ExecuteRequestAsync(new CacheRequest { Operation = operation, Key = Token(1).ToArray(), Delta = delta }).ConfigureAwait(false);
+        SendThroughLoop(increment ? CacheOperation.Increment : CacheOperation.Decrement, casOrDelta: delta);
     }
 
-    private async Task TouchAsync(int count)
+    private void Touch(int count)
     {
         if (count - (_noReply ? 1 : 0) != 3)
         {
@@ -250,10 +242,10 @@ internal sealed partial class MemcachedConnection
             return;
         }
 
-        await ExecuteRequestAsync(new CacheRequest { Operation = CacheOperation.Touch, Key = Token(1).ToArray(), ExpirationSeconds = RelativeExpiration(exptime) }).ConfigureAwait(false);
+        SendThroughLoop(CacheOperation.Touch, RelativeExpiration(exptime));
     }
 
-    private async Task FlushAllAsync(int count)
+    private void FlushAll(int count)
     {
         var plain = count - (_noReply ? 1 : 0);
         long delay = 0;
@@ -264,18 +256,15 @@ internal sealed partial class MemcachedConnection
         }
 
         var relative = delay == 0 ? 0 : Math.Max(1, RelativeExpiration(delay));
-        WriteStatus(await _service.FlushAllAsync(relative).ConfigureAwait(false));
+        Issue(answersAreValues: false).PrepareFlush(relative);
+        SendIssued();
     }
 
-    private async Task ExecuteRequestAsync(CacheRequest request)
+    /// <summary>Sends the command's key (token 1) through the loop; a bad key is answered by the service (CLIENT_ERROR).</summary>
+    private void SendThroughLoop(CacheOperation operation, int expirationSeconds = 0, ulong casOrDelta = 0)
     {
-        if (!CacheKeys.IsValid(request.Key))
-        {
-            WriteError("CLIENT_ERROR bad command line format\r\n"u8);
-            return;
-        }
-
-        WriteStatus(await _service.ExecuteAsync(request).ConfigureAwait(false));
+        Issue(answersAreValues: false).Prepare(operation, TokenMemory(1), expirationSeconds: expirationSeconds, casOrDelta: casOrDelta);
+        SendIssued();
     }
 
     /// <summary>memcached's expiry: 0 never, up to 30 days relative seconds, beyond that an absolute Unix time; negative or past is expired.</summary>
@@ -293,20 +282,6 @@ internal sealed partial class MemcachedConnection
 
         var relative = exptime <= RelativeExpirationMaxSeconds ? exptime : exptime - _options.TimeProvider.GetUtcNow().ToUnixTimeSeconds();
         return relative <= 0 ? -1 : (int)Math.Min(int.MaxValue, relative);
-    }
-
-    private void WriteStatus(CacheResponse response)
-    {
-        if (response.Status != CacheStatus.Hit)
-        {
-            WriteStatus(response.Status);
-        }
-        else if (!_noReply)
-        {
-            // incr and decr answer with the new value.
-            Write(response.Value);
-            Write("\r\n"u8);
-        }
     }
 
     private void WriteStatus(CacheStatus status)

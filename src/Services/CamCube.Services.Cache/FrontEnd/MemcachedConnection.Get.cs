@@ -3,7 +3,7 @@ namespace CamCube.Services.Cache.FrontEnd;
 /// <summary>The get family (get, gets, gat, gats): keys rooted here answer at once, the rest through the node's loop.</summary>
 internal sealed partial class MemcachedConnection
 {
-    private async Task GetAsync(int count, int first, int? expiration, bool withCas)
+    private void Get(int count, int first, int? expiration, bool withCas)
     {
         if (count <= first)
         {
@@ -28,46 +28,39 @@ internal sealed partial class MemcachedConnection
             local++;
         }
 
-        if (local < count && !await GetThroughLoopAsync(local, count, expiration).ConfigureAwait(false))
+        if (local == count)
         {
+            Write("END\r\n"u8);
             return;
         }
 
-        Write("END\r\n"u8);
+        var operation = expiration is null ? CacheOperation.Get : CacheOperation.GetAndTouch;
+        for (var i = local; i < count; i++)
+        {
+            Issue(answersAreValues: true).Prepare(operation, TokenMemory(i), expirationSeconds: expiration ?? 0);
+        }
+
+        SendIssued();
     }
 
-    /// <summary>Sends the gets of tokens <paramref name="from"/> to <paramref name="count"/> to the loop at once and writes the answers in order; false if one failed (its error was written).</summary>
-    private async Task<bool> GetThroughLoopAsync(int from, int count, int? expiration)
+    /// <summary>Writes the answers of a get through the loop, in order, and <c>END</c>; stops at the first failure, whose error it writes.</summary>
+    private void WriteValues()
     {
-        _gets.Clear();
-        for (var i = from; i < count; i++)
+        for (var i = 0; i < _issued; i++)
         {
-            var request = new CacheRequest
+            var answer = _requests[i]!;
+            if (answer.Status == CacheStatus.Hit)
             {
-                Operation = expiration is null ? CacheOperation.Get : CacheOperation.GetAndTouch,
-                Key = Token(i).ToArray(),
-                ExpirationSeconds = expiration ?? 0,
-            };
-            _gets.Add(_service.ExecuteAsync(request));
-        }
-
-        for (var i = 0; i < _gets.Count; i++)
-        {
-            var response = await _gets[i].ConfigureAwait(false);
-            if (response.Status == CacheStatus.Hit)
-            {
-                WriteValue(Token(from + i), response.Value, response.Flags, response.Cas);
+                WriteValue(answer.Key.Span, answer.ResponseValue, answer.ResponseFlags, answer.ResponseCas);
             }
-            else if (response.Status is not (CacheStatus.Miss or CacheStatus.NotFound))
+            else if (answer.Status is not (CacheStatus.Miss or CacheStatus.NotFound))
             {
-                WriteStatus(response);
-                _gets.Clear();
-                return false;
+                WriteStatus(answer);
+                return;
             }
         }
 
-        _gets.Clear();
-        return true;
+        Write("END\r\n"u8);
     }
 
     /// <summary>Writes one item of a get reply: <c>VALUE key flags bytes [cas]</c>, the data and its terminator.</summary>

@@ -10,12 +10,13 @@ namespace CamCube.Services.Cache.FrontEnd;
 /// <see cref="PipeReader"/>, runs each command to completion in order (so a client always reads its
 /// own writes), and writes replies to a <see cref="PipeWriter"/>, flushing once per batch of
 /// pipelined commands, when input runs dry. A command whose key is rooted here runs on this
-/// thread without allocating (<see cref="CacheService.TryGetLocally"/>); others go through the loop.
+/// thread (<see cref="CacheService.TryGetLocally"/>); others go through the node's loop in the
+/// connection's own <see cref="ReusableRequest"/>s, awaited here, so neither path allocates per request.
 /// A line is copied into a per-connection buffer of <see cref="MemcachedFrontEndOptions.LineLengthMax"/> bytes.
 /// </summary>
 internal sealed partial class MemcachedConnection : IDisposable, ICacheValueSink
 {
-    /// <summary>What <see cref="ExecuteAsync"/> asks of the framing loop besides consuming data bytes.</summary>
+    /// <summary>What <see cref="Execute"/> asks of the framing loop besides consuming data bytes.</summary>
     private const long NeedMoreInput = -1;
     private const long CloseConnection = -2;
 
@@ -29,11 +30,13 @@ internal sealed partial class MemcachedConnection : IDisposable, ICacheValueSink
     private readonly MemcachedFrontEndOptions _options;
     private readonly byte[] _line;
     private readonly Range[] _tokens;
-    private readonly List<Task<CacheResponse>> _gets = [];
+    private readonly ReusableRequest?[] _requests;
     private readonly TaskCompletionSource _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private long _swallowLeft;
     private bool _noReply;
     private bool _withCas;
+    private int _issued;
+    private bool _answersAreValues;
     private volatile bool _closing;
 
     /// <summary>Creates a connection over a duplex pipe; <paramref name="transport"/>, if any, is disposed when it ends (a socket's stream).</summary>
@@ -46,6 +49,7 @@ internal sealed partial class MemcachedConnection : IDisposable, ICacheValueSink
         _options = options;
         _line = new byte[options.LineLengthMax];
         _tokens = new Range[options.KeysPerGetMax + 2];
+        _requests = new ReusableRequest?[_tokens.Length];
     }
 
     /// <summary>Creates a connection over a TCP socket, which it owns.</summary>
@@ -173,7 +177,16 @@ internal sealed partial class MemcachedConnection : IDisposable, ICacheValueSink
                 }
 
                 var rest = buffer.Slice(buffer.GetPosition(1, end.Value));
-                var outcome = await ExecuteAsync(length, rest).ConfigureAwait(false);
+                var outcome = Execute(length, rest);
+
+                // Requests through the loop are awaited here, in the connection's one long-lived
+                // method, so awaiting allocates nothing; the data they borrow stays unconsumed until then.
+                for (var i = 0; i < _issued; i++)
+                {
+                    await _requests[i]!.Answer.ConfigureAwait(false);
+                }
+
+                WriteAnswers();
                 if (outcome == NeedMoreInput)
                 {
                     break;
