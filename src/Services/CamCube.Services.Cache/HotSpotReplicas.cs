@@ -10,14 +10,19 @@ public static class HotSpotReplicas
     /// <summary>The largest k the function serves.</summary>
     public const int SecondaryCountMax = 64;
 
-    private const ulong Golden = 0x9E3779B97F4A7C15UL;
+    /// <summary>The lattice generator of the last shape and k asked for; every node of a cube asks the same.</summary>
+    private static Lattice? s_lattice;
 
     /// <summary>
     /// Writes the <paramref name="k"/> secondary key coordinates of <paramref name="primary"/> into
-    /// <paramref name="destination"/> and returns k. Each one is a SplitMix64 hash of the primary and
-    /// the replica's index, mapped to a coordinate by the keyspace's multiply-shift (DESIGN.md 4), so
-    /// they are uniform and deterministic. They keep the primary's <c>w</c>, so a failed server's
-    /// share of them spreads over its neighbours as its keys do.
+    /// <paramref name="destination"/> and returns k. The primary and its secondaries are the k + 1
+    /// points of a rank-1 lattice on the torus, translated to the primary: point i is offset by
+    /// <c>floor(i * g * size / (k + 1))</c> on each axis, with the Korobov generator
+    /// <c>g = (1, a, a^2 mod (k + 1))</c> whose points lie farthest apart (the least rectilinear
+    /// distance between two of them, then their total distance, then the smallest a). So the
+    /// replicas are evenly spread over the key space around every primary, and uniform over all
+    /// primaries, as symbiotic-routing 3.3 asks, and every node computes the same ones. They keep
+    /// the primary's <c>w</c>, so a failed server's share of them spreads over its neighbours as its keys do.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">k is negative or above <see cref="SecondaryCountMax"/>, or the destination is too short.</exception>
     public static int GetSecondaries(KeyCoordinate primary, int k, TorusShape shape, Span<KeyCoordinate> destination)
@@ -25,14 +30,25 @@ public static class HotSpotReplicas
         ArgumentOutOfRangeException.ThrowIfNegative(k);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(k, SecondaryCountMax);
         ArgumentOutOfRangeException.ThrowIfLessThan(destination.Length, k, nameof(destination));
-        var seed = ((ulong)(uint)primary.X << 48) ^ ((ulong)(uint)primary.Y << 32) ^ ((ulong)(uint)primary.Z << 16) ^ primary.W;
-        for (var i = 0; i < k; i++)
+        if (k == 0)
         {
-            var h = Mix(seed + ((ulong)(i + 1) * Golden));
-            destination[i] = new KeyCoordinate(
-                (int)((((h >> 48) & 0xFFFF) * (ulong)shape.X) >> 16),
-                (int)((((h >> 32) & 0xFFFF) * (ulong)shape.Y) >> 16),
-                (int)((((h >> 16) & 0xFFFF) * (ulong)shape.Z) >> 16),
+            return 0;
+        }
+
+        // Found once per shape and k (a few microseconds for k = 8), then read without a lock.
+        var lattice = s_lattice;
+        if (lattice is null || lattice.K != k || lattice.Shape != shape)
+        {
+            s_lattice = lattice = new Lattice(shape, k, BestGenerator(shape, k + 1));
+        }
+
+        for (var i = 1; i <= k; i++)
+        {
+            var offset = Offset(shape, k + 1, lattice.Generator, i);
+            destination[i - 1] = new KeyCoordinate(
+                (primary.X + offset.X) % shape.X,
+                (primary.Y + offset.Y) % shape.Y,
+                (primary.Z + offset.Z) % shape.Z,
                 primary.W);
         }
 
@@ -79,10 +95,43 @@ public static class HotSpotReplicas
         return primary;
     }
 
-    private static ulong Mix(ulong z)
+    /// <summary>Point <paramref name="i"/> of the n-point lattice with generator (1, a, a^2 mod n), as an offset from point 0.</summary>
+    private static Coordinate Offset(TorusShape shape, int n, int a, int i) => new(
+        (int)((long)i * shape.X / n % shape.X),
+        (int)((long)i * a * shape.Y / n % shape.Y),
+        (int)((long)i * (a * a % n) * shape.Z / n % shape.Z));
+
+    /// <summary>The a whose n-point lattice has the largest least pairwise distance, then the largest total; the smallest such a.</summary>
+    private static int BestGenerator(TorusShape shape, int n)
     {
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9UL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBUL;
-        return z ^ (z >> 31);
+        var best = 1;
+        (long Least, long Total) bestScore = (-1, -1);
+        Span<Coordinate> points = stackalloc Coordinate[SecondaryCountMax + 1];
+        for (var a = 1; a < n; a++)
+        {
+            for (var i = 0; i < n; i++)
+            {
+                points[i] = Offset(shape, n, a, i);
+            }
+
+            (long Least, long Total) score = (long.MaxValue, 0);
+            for (var i = 0; i < n; i++)
+            {
+                for (var j = i + 1; j < n; j++)
+                {
+                    long d = shape.Distance(points[i], points[j]);
+                    score = (Math.Min(score.Least, d), score.Total + d);
+                }
+            }
+
+            if (score.Least > bestScore.Least || (score.Least == bestScore.Least && score.Total > bestScore.Total))
+            {
+                (best, bestScore) = (a, score);
+            }
+        }
+
+        return best;
     }
+
+    private sealed record Lattice(TorusShape Shape, int K, int Generator);
 }
