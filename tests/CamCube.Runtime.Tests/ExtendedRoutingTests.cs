@@ -187,6 +187,34 @@ public class ExtendedRoutingTests
     }
 
     [Fact]
+    public void PacketsWaitingForALinkThatIsCutGoRoundIt()
+    {
+        var cube = InMemoryCube.Start(new TorusShape(4, 4, 4), n => n.Register(new ChainService()));
+        var source = cube[new Coordinate(0, 0, 0)];
+        var service = source.GetService<ChainService>()!;
+        var target = new Coordinate(1, 0, 0);
+
+        // The link carries a few frames at a time: most of these wait in the router for +x, each
+        // with a target set of its own.
+        for (var i = 0; i < 40; i++)
+        {
+            Assert.Equal(RouteStatus.Queued, service.Send(i, K(1, 0, 0, w: 5)));
+        }
+
+        Assert.True(service.PublicRouter.QueuedCount > 30);
+        var onTheCable = source.GetServiceCounters(service.ServiceId)!.PacketsSent;
+        cube.Network.CutLink(source.Self, LinkDirection.PlusX);
+        cube.RunUntilIdle();
+
+        // The waiting packets were queued again for K and went round the cut cable; only the
+        // frames already on the cable were lost.
+        var arrived = cube[target].GetService<ChainService>()!.Arrivals.Count;
+        Assert.Equal(0, service.PublicRouter.QueuedCount);
+        Assert.Equal(40 - onTheCable, arrived);
+        Assert.All(cube.LiveNodes, n => Assert.Empty(n.GetService<ChainService>()!.BackToSenderViolations));
+    }
+
+    [Fact]
     public void ClassifyIsAskedOnlyOnceTheServiceHasQueuesToChooseFrom()
     {
         var cube = InMemoryCube.Start(new TorusShape(3, 3, 3), n => n.Register(new ChainService()));

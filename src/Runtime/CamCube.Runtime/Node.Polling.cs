@@ -134,7 +134,7 @@ public sealed partial class Node
         Packet? packet;
         try
         {
-            packet = slot.Service.Poll(link);
+            packet = slot.Base is { } service ? service.Poll(link) : slot.Service.Poll(link);
         }
 #pragma warning disable CA1031 // A faulty service must not take the node down.
         catch (Exception ex)

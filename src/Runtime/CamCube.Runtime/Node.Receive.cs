@@ -123,7 +123,7 @@ public sealed partial class Node
         bool kept;
         try
         {
-            kept = slot.Service.OnDeliver(packet);
+            kept = slot.Base is { } service ? service.OnDeliver(packet) : slot.Service.OnDeliver(packet);
         }
 #pragma warning disable CA1031 // A faulty service must not take the node down.
         catch (Exception ex)

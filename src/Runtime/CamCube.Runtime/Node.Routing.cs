@@ -77,7 +77,7 @@ public sealed partial class Node
             ForwardDecision decision;
             try
             {
-                decision = slot.Service.OnForward(packet);
+                decision = slot.Base is { } service ? service.OnForward(packet) : slot.Service.OnForward(packet);
             }
 #pragma warning disable CA1031 // A faulty service must not take the node down.
             catch (Exception ex)

@@ -12,6 +12,7 @@ internal sealed class ServiceSlot
     public ServiceSlot(IService service, int weight, bool isControl, int sendQueuePacketsMax)
     {
         Service = service;
+        Base = service as ServiceBase;
         Weight = weight;
         IsControl = isControl;
         Stride = StrideUnit / weight;
@@ -19,6 +20,13 @@ internal sealed class ServiceSlot
     }
 
     public IService Service { get; }
+
+    /// <summary>
+    /// Gets the service as a <see cref="ServiceBase"/> when it is one (most are): the node's per-packet
+    /// upcalls go through its virtual methods, a plain virtual call, where an interface call site that
+    /// sees several services would go through the runtime's slower resolve stubs.
+    /// </summary>
+    public ServiceBase? Base { get; }
 
     public ushort Id => Service.ServiceId;
 

@@ -11,7 +11,9 @@ internal sealed partial class ExtendedRouter
     {
         // Each entry's shortest-path links are resolved once per hop, straight into the target set
         // the packet will carry (no scratch spans to clear); a set not used goes back to the pool.
-        var set = _freeTargets.Count > 0 ? _freeTargets.Pop() : new TargetSet(TargetsMax);
+        // Most packets leave in the pump that queues them: while none is pending, the router's own
+        // pending set serves, and a pooled set is attached only to a packet that stays queued.
+        var set = _pending is null ? _pendingSet : RentSet();
         var linksPerTarget = set.Links;
         var setTargets = set.Targets;
         byte links = 0;
@@ -44,7 +46,7 @@ internal sealed partial class ExtendedRouter
             {
                 // This server is responsible for the entry: the packet arrives here again (from
                 // the loop, not this call), the service inspects it and F is asked for that coordinate.
-                _freeTargets.Push(set);
+                ReleaseSet(set);
                 return DeliverHereAgain(packet, targets[i]);
             }
 
@@ -54,7 +56,7 @@ internal sealed partial class ExtendedRouter
 
         if (packet.HopLimit == 0)
         {
-            _freeTargets.Push(set);
+            ReleaseSet(set);
             _node.DropWithLog(packet, DropReason.HopLimitExceeded, $"packet of {_slot.Service.Name} from {packet.Source} after {packet.HopCount} hops");
             return RouteStatus.DroppedInvalid;
         }
@@ -76,7 +78,7 @@ internal sealed partial class ExtendedRouter
         var status = Queue(packet, set, targets.Length, links);
         if (status != RouteStatus.Queued)
         {
-            _freeTargets.Push(set);
+            ReleaseSet(set);
         }
 
         return status;
@@ -105,7 +107,14 @@ internal sealed partial class ExtendedRouter
         }
 
         set.Count = count;
-        packet.Attachment = set;
+        if (set == _pendingSet)
+        {
+            _pending = packet;
+        }
+        else
+        {
+            packet.Attachment = set;
+        }
 
         // Most packets leave in the pump below, before they could age: the clock is read only for
         // a packet that stays queued (a taken packet has a new ticket, and may already be reused).
@@ -113,6 +122,15 @@ internal sealed partial class ExtendedRouter
         queue.Packets.Enqueue(packet, links);
         var ticket = packet.QueueTicket;
         _node.PumpUntilTaken(packet, links);
+        if (ReferenceEquals(_pending, packet))
+        {
+            // It stays queued: it takes a set of its own, freeing the pending one.
+            var own = RentSet();
+            _pendingSet.CopyTo(own);
+            packet.Attachment = own;
+            _pending = null;
+        }
+
         if (packet.QueueTicket == ticket)
         {
             packet.QueuedTimestamp = _node.TimeProvider.GetTimestamp();
@@ -161,18 +179,9 @@ internal sealed partial class ExtendedRouter
         var count = _queues.Count;
         if (count == 1)
         {
-            // Most services have one queue: weighted fair queuing then reduces to the same pass
-            // bookkeeping without the search (nor its scratch span).
-            var only = _queues[0];
-            var pass = Math.Max(only.Pass[d], _virtualTime[d]);
-            var taken = TakeLive(only, link);
-            if (taken is not null)
-            {
-                _virtualTime[d] = pass;
-                only.Pass[d] = pass + only.Stride;
-            }
-
-            return taken;
+            // Most services have one queue: nothing to share, so no pass bookkeeping either (a
+            // queue added later starts level with this one, as AddQueue copies the virtual time).
+            return TakeLive(_queues[0], link);
         }
 
         Span<bool> asked = count <= 64 ? stackalloc bool[count] : new bool[count];
@@ -217,18 +226,17 @@ internal sealed partial class ExtendedRouter
         long? now = null;
         while (queue.Packets.TryTake(link) is { } packet)
         {
-            var set = (TargetSet)packet.Attachment!;
-            packet.Attachment = null;
+            var set = DetachSet(packet);
             if (packet.QueuedTimestamp != NotStamped &&
                 (now ??= _node.TimeProvider.GetTimestamp()) - packet.QueuedTimestamp > queue.QueueTimeMaxTicks)
             {
-                _freeTargets.Push(set);
+                ReleaseSet(set);
                 _node.DropQuietly(packet, DropReason.Expired);
                 continue;
             }
 
             packet.Destination = ChooseTarget(set, link);
-            _freeTargets.Push(set);
+            ReleaseSet(set);
             return packet;
         }
 
@@ -268,11 +276,10 @@ internal sealed partial class ExtendedRouter
             queue.Packets.RemoveLink(link, _orphans);
             foreach (var packet in _orphans.ToArray())
             {
-                var set = (TargetSet)packet.Attachment!;
-                packet.Attachment = null;
+                var set = DetachSet(packet);
                 set.AsSpan().CopyTo(_scratch);
                 var count = set.Count;
-                _freeTargets.Push(set);
+                ReleaseSet(set);
                 Enqueue(packet, _scratch.AsSpan(0, count));
             }
         }
@@ -289,11 +296,37 @@ internal sealed partial class ExtendedRouter
             queue.Packets.DrainAll(_orphans);
             foreach (var packet in _orphans)
             {
+                ReleaseSet(DetachSet(packet));
                 _node.DropQuietly(packet, reason);
             }
         }
 
         _orphans.Clear();
+    }
+
+    private TargetSet RentSet() => _freeTargets.Count > 0 ? _freeTargets.Pop() : new TargetSet(TargetsMax);
+
+    /// <summary>Returns a set to the pool, unless it is the router's pending set.</summary>
+    private void ReleaseSet(TargetSet set)
+    {
+        if (set != _pendingSet)
+        {
+            _freeTargets.Push(set);
+        }
+    }
+
+    /// <summary>Takes the target set off a packet leaving the queue: its own, or the pending set if it is the pending packet.</summary>
+    private TargetSet DetachSet(Packet packet)
+    {
+        if (ReferenceEquals(packet, _pending))
+        {
+            _pending = null;
+            return _pendingSet;
+        }
+
+        var set = (TargetSet)packet.Attachment!;
+        packet.Attachment = null;
+        return set;
     }
 
     private RouterQueue? FindQueue(int id)

@@ -22,8 +22,15 @@ internal sealed partial class ExtendedRouter : IExtendedRouter
     private readonly Node _node;
     private readonly ServiceSlot _slot;
     private readonly IRoutingProtocol _protocol;
+
+    /// <summary>The protocol as the base class most services use: F through a virtual call, not an interface stub.</summary>
+    private readonly RoutedServiceBase? _routedService;
     private readonly List<RouterQueue> _queues = [];
     private readonly Stack<TargetSet> _freeTargets = new();
+
+    /// <summary>The targets of <see cref="_pending"/>, the packet being queued while the pump that may take it runs.</summary>
+    private readonly TargetSet _pendingSet = new(DefaultTargetsMax);
+    private Packet? _pending;
     private readonly long[] _virtualTime = new long[LinkDirections.Count];
     private readonly List<Packet> _orphans = [];
     private readonly KeyCoordinate[] _scratch;
@@ -33,6 +40,7 @@ internal sealed partial class ExtendedRouter : IExtendedRouter
         _node = node;
         _slot = slot;
         _protocol = protocol;
+        _routedService = protocol as RoutedServiceBase;
         _scratch = new KeyCoordinate[TargetsMax];
         AddQueue(0, defaultQueue);
     }
@@ -129,7 +137,7 @@ internal sealed partial class ExtendedRouter : IExtendedRouter
         int count;
         try
         {
-            count = _protocol.F(packet, current, _scratch);
+            count = _routedService is { } service ? service.F(packet, current, _scratch) : _protocol.F(packet, current, _scratch);
         }
 #pragma warning disable CA1031 // A faulty F loses its packet only.
         catch (Exception ex)

@@ -11,4 +11,12 @@ internal sealed class TargetSet(int capacity)
     public int Count { get; set; }
 
     public ReadOnlySpan<KeyCoordinate> AsSpan() => Targets.AsSpan(0, Count);
+
+    /// <summary>Copies the targets and their links into <paramref name="other"/>.</summary>
+    public void CopyTo(TargetSet other)
+    {
+        AsSpan().CopyTo(other.Targets);
+        Links.AsSpan(0, Count).CopyTo(other.Links);
+        other.Count = Count;
+    }
 }
