@@ -11,7 +11,8 @@ namespace CamCube.UdpDrivers;
 
 /// <summary>
 /// The link benchmark (camcubeos 4.2.1) on all 27 nodes of a 3x3x3 cube over UDP on loopback, in
-/// this process (each node with its own socket, loop thread and receive thread, as
+/// this process (each node with its own socket and loop thread, plus a receive thread with
+/// <c>--loop threaded</c>, as
 /// <c>camcube cube up --in-process</c>), for L = 1..6 links and full-size frames, against raw UDP
 /// sender/receiver pairs with the same datagram size, measured before and after the cube runs.
 /// </summary>
@@ -31,9 +32,10 @@ internal static class LinkDriver
         var basePort = arguments.Int("base-port", DefaultBasePort);
         var rawPort = arguments.Int("raw-port", DefaultRawPort);
         var heartbeatTimeout = TimeSpan.FromMilliseconds(arguments.Int("heartbeat-timeout-ms", 350));
+        var loop = PingDriver.LoopKind(arguments);
 
         await Console.Out.WriteLineAsync(await MachineInfo.DescribeAsync().ConfigureAwait(false)).ConfigureAwait(false);
-        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"links: {s_shape} cube in one process, {seconds} s per L, frames of {PacketPool.DefaultPacketCapacityBytes} bytes in {s_datagramBytes}-byte datagrams; raw UDP {rawSeconds} s per measurement")).ConfigureAwait(false);
+        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"links: {s_shape} cube in one process, {(loop == NodeLoopKind.Udp ? "udp" : "threaded")} loops, {seconds} s per L, frames of {PacketPool.DefaultPacketCapacityBytes} bytes in {s_datagramBytes}-byte datagrams; raw UDP {rawSeconds} s per measurement")).ConfigureAwait(false);
 
         var raw = new List<RawUdpResult>();
         foreach (var pairs in new[] { 1, 2 })
@@ -56,6 +58,7 @@ internal static class LinkDriver
                         Self = c,
                         Addressing = UdpPeerAddressing.FromBasePort(basePort),
                         HeartbeatTimeout = heartbeatTimeout,
+                        Loop = loop,
                     },
                     NullLoggerFactory.Instance,
                     CancellationToken.None).ConfigureAwait(false));

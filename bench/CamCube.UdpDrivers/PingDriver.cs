@@ -28,12 +28,21 @@ internal static class PingDriver
     private const int WarmupCount = 300;
     private static readonly TorusShape s_shape = new(2, 1, 1);
 
-    public static NodeSettings NodeSettingsFor(Coordinate self, int basePort, TimeSpan loopIdleSpin) => new()
+    public static NodeSettings NodeSettingsFor(Coordinate self, int basePort, NodeLoopKind loop, TimeSpan loopIdleSpin) => new()
     {
         Shape = s_shape,
         Self = self,
         Addressing = UdpPeerAddressing.FromBasePort(basePort),
+        Loop = loop,
         LoopIdleSpin = loopIdleSpin,
+    };
+
+    /// <summary>Reads <c>--loop udp|threaded</c> (default udp) for the drivers' nodes.</summary>
+    public static NodeLoopKind LoopKind(DriverArguments arguments) => arguments.Text("loop") switch
+    {
+        null or "udp" => NodeLoopKind.Udp,
+        "threaded" => NodeLoopKind.Threaded,
+        var other => throw new FormatException($"--loop '{other}' is not udp or threaded"),
     };
 
     public static async Task<int> RunAsync(DriverArguments arguments)
@@ -44,10 +53,12 @@ internal static class PingDriver
         var echoPort = arguments.Int("echo-port", DefaultEchoPort);
         var spinMicroseconds = arguments.Int("loop-spin-us", 0, min: 0);
         var spin = TimeSpan.FromMicroseconds(spinMicroseconds);
+        var loop = LoopKind(arguments);
+        var loopName = loop == NodeLoopKind.Udp ? "udp" : "threaded";
         var perBlock = (count + blocks - 1) / blocks;
 
         await Console.Out.WriteLineAsync(await MachineInfo.DescribeAsync().ConfigureAwait(false)).ConfigureAwait(false);
-        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"ping: {blocks} blocks of {perBlock} pings per path, alternating, after {WarmupCount} warm-up pings each; {s_datagramBytes}-byte datagrams both ways; both nodes' event loops spin {spinMicroseconds} µs before sleeping (--loop-spin-us)")).ConfigureAwait(false);
+        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"ping: {blocks} blocks of {perBlock} pings per path, alternating, after {WarmupCount} warm-up pings each; {s_datagramBytes}-byte datagrams both ways; both nodes on --loop {loopName}, spinning {spinMicroseconds} µs before sleeping (--loop-spin-us, threaded loops only)")).ConfigureAwait(false);
 
         // A fresh cluster key for this run, handed to the nodes through the environment (never the command line).
         var key = ClusterKey.CreateRandom().ToHexString();
@@ -58,9 +69,9 @@ internal static class PingDriver
 
         var echo = await ChildProcess.StartAsync("echo-server", environment, ready, "--port", Text(echoPort), "--max-seconds", limit).ConfigureAwait(false);
         await using var echoScope = echo.ConfigureAwait(false);
-        var peer = await ChildProcess.StartAsync("ping-node", environment, ready, "--base-port", Text(basePort), "--max-seconds", limit, "--loop-spin-us", Text(spinMicroseconds)).ConfigureAwait(false);
+        var peer = await ChildProcess.StartAsync("ping-node", environment, ready, "--base-port", Text(basePort), "--max-seconds", limit, "--loop", loopName, "--loop-spin-us", Text(spinMicroseconds)).ConfigureAwait(false);
         await using var peerScope = peer.ConfigureAwait(false);
-        var node = await CamCubeNode.StartAsync(NodeSettingsFor(new Coordinate(0, 0, 0), basePort, spin), NullLoggerFactory.Instance, CancellationToken.None).ConfigureAwait(false);
+        var node = await CamCubeNode.StartAsync(NodeSettingsFor(new Coordinate(0, 0, 0), basePort, loop, spin), NullLoggerFactory.Instance, CancellationToken.None).ConfigureAwait(false);
         await using var nodeScope = node.ConfigureAwait(false);
         using var plain = new PlainPingClient(echoPort);
         var target = new Coordinate(1, 0, 0);
@@ -100,7 +111,7 @@ internal static class PingDriver
 
             | path                                         | pings | lost | min µs | median µs | p99 µs | max µs |
             |----------------------------------------------|------:|-----:|-------:|----------:|-------:|-------:|
-            {Row("runtime: PingService, 1 hop (0,0,0)->(1,0,0)", r, lost[0])}
+            {Row($"runtime ({loopName} loop): PingService, 1 hop", r, lost[0])}
             {Row("plain UDP ping-pong (echo process)", p, lost[1])}
 
             ratio of medians (runtime / plain UDP): {ratio.ToString("F2", CultureInfo.InvariantCulture)}  (goal <= 1.5: {(ratio <= 1.5 ? "met" : "not met")})

@@ -6,9 +6,19 @@ using CamCube.Runtime.Loops;
 
 namespace CamCube.Transport.Udp.Tests;
 
+/// <summary>Which event loop a test node runs on.</summary>
+internal enum TestLoop
+{
+    /// <summary>A <see cref="UdpEventLoop"/> that reads the node's socket itself (the hosts' default).</summary>
+    Udp,
+
+    /// <summary>A <see cref="ThreadedEventLoop"/>, with the transport's receive thread.</summary>
+    Threaded,
+}
+
 /// <summary>
-/// Nodes of a cube on 127.0.0.1, each with its own threaded event loop, pool, sink and UDP
-/// transport, on consecutive free ports. Disposing stops every transport on its loop.
+/// Nodes of a cube on 127.0.0.1, each with its own event loop, pool, sink and UDP transport, on
+/// consecutive free ports. Disposing stops every transport on its loop.
 /// </summary>
 internal sealed class TestCube : IDisposable
 {
@@ -34,7 +44,7 @@ internal sealed class TestCube : IDisposable
     /// Starts a node for every coordinate of <paramref name="shape"/> for which
     /// <paramref name="include"/> holds (every one if null).
     /// </summary>
-    public static TestCube Start(TorusShape shape, Func<UdpPeerAddressing, UdpTransportOptions>? options = null, Func<Coordinate, bool>? include = null)
+    public static TestCube Start(TorusShape shape, Func<UdpPeerAddressing, UdpTransportOptions>? options = null, Func<Coordinate, bool>? include = null, TestLoop loop = TestLoop.Udp)
     {
         for (var attempt = 0; ; attempt++)
         {
@@ -48,7 +58,7 @@ internal sealed class TestCube : IDisposable
                     var c = shape.CoordinateAt(i);
                     if (include is null || include(c))
                     {
-                        cube.Nodes.Add(TestNode.Start(shape, c, options?.Invoke(addressing) ?? new UdpTransportOptions { Addressing = addressing, ClusterKey = Key }));
+                        cube.Nodes.Add(TestNode.Start(shape, c, options?.Invoke(addressing) ?? new UdpTransportOptions { Addressing = addressing, ClusterKey = Key }, loop: loop));
                     }
                 }
 
@@ -117,7 +127,7 @@ internal sealed class TestCube : IDisposable
 /// <summary>One node: loop, pool, sink, transport.</summary>
 internal sealed class TestNode : IDisposable
 {
-    private TestNode(Coordinate self, ThreadedEventLoop loop, PacketPool pool, RecordingSink sink, UdpLinkTransport transport)
+    private TestNode(Coordinate self, IEventLoop loop, PacketPool pool, RecordingSink sink, UdpLinkTransport transport)
     {
         Self = self;
         Loop = loop;
@@ -128,7 +138,10 @@ internal sealed class TestNode : IDisposable
 
     public Coordinate Self { get; }
 
-    public ThreadedEventLoop Loop { get; }
+    public IEventLoop Loop { get; }
+
+    /// <summary>Gets the loop as a <see cref="UdpEventLoop"/>, or null on a threaded loop.</summary>
+    public UdpEventLoop? UdpLoop => Loop as UdpEventLoop;
 
     public PacketPool Pool { get; }
 
@@ -136,9 +149,11 @@ internal sealed class TestNode : IDisposable
 
     public UdpLinkTransport Transport { get; }
 
-    public static TestNode Start(TorusShape shape, Coordinate self, UdpTransportOptions options, PacketPool? pool = null)
+    public static TestNode Start(TorusShape shape, Coordinate self, UdpTransportOptions options, PacketPool? pool = null, TestLoop loop = TestLoop.Udp) =>
+        Start(shape, self, options, pool, loop == TestLoop.Udp ? new UdpEventLoop($"loop {self}") : new ThreadedEventLoop($"loop {self}"));
+
+    private static TestNode Start(TorusShape shape, Coordinate self, UdpTransportOptions options, PacketPool? pool, IEventLoop loop)
     {
-        var loop = new ThreadedEventLoop($"loop {self}");
         pool ??= new PacketPool(2048);
         var sink = new RecordingSink();
         var transport = new UdpLinkTransport(shape, self, loop, pool, options);
@@ -148,7 +163,7 @@ internal sealed class TestNode : IDisposable
         }
         catch
         {
-            loop.Dispose();
+            ((IDisposable)loop).Dispose();
             throw;
         }
 
@@ -197,7 +212,7 @@ internal sealed class TestNode : IDisposable
         }
         finally
         {
-            Loop.Dispose();
+            ((IDisposable)Loop).Dispose();
         }
     }
 }

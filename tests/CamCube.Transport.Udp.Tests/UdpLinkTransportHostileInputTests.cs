@@ -4,25 +4,55 @@ using System.Net.Sockets;
 
 namespace CamCube.Transport.Udp.Tests;
 
-public sealed class UdpLinkTransportHostileInputTests : IDisposable
+/// <summary>Hostile input on a <see cref="UdpEventLoop"/>, which reads the socket itself.</summary>
+public sealed class UdpLinkTransportHostileInputOnUdpLoopTests() : UdpLinkTransportHostileInputTests(TestLoop.Udp)
 {
-    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(10);
+    [Fact]
+    public void WakeDatagramsAreNeverCountedAsHostile()
+    {
+        var loop = Victim.UdpLoop!;
+        for (var i = 0; i < 20; i++)
+        {
+            // Each post from this thread finds the loop blocked in its socket's poll and wakes it.
+            Assert.True(SpinWait.SpinUntil(() => loop.IsBlockedInSocket, s_timeout));
+            Assert.Equal(i, LoopAction.Run(Victim.Loop, () => i));
+        }
+
+        Assert.True(loop.WakeDatagramsSent >= 20);
+        Assert.True(SpinWait.SpinUntil(() => loop.WakeDatagramsReceived == loop.WakeDatagramsSent, s_timeout));
+        AssertStillDelivers();
+        AssertOtherDropsAre();
+    }
+}
+
+/// <summary>Hostile input on a threaded loop with the transport's receive thread.</summary>
+public sealed class UdpLinkTransportHostileInputOnThreadedLoopTests() : UdpLinkTransportHostileInputTests(TestLoop.Threaded);
+
+/// <summary>What a node does with hostile datagrams, on either loop.</summary>
+#pragma warning disable CA1708 // The derived classes' names differ only by the loop.
+public abstract class UdpLinkTransportHostileInputTests : IDisposable
+#pragma warning restore CA1708
+{
+    private protected static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(10);
     private readonly TestCube _cube;
     private readonly TestNode _victim;
     private readonly HostileNeighbour _neighbour;
     private int _deliveredProbes;
 
-    public UdpLinkTransportHostileInputTests()
+    private protected UdpLinkTransportHostileInputTests(TestLoop loop)
     {
-        _cube = TestCube.Start(HostileNeighbour.Shape, include: c => c == HostileNeighbour.Victim);
+        _cube = TestCube.Start(HostileNeighbour.Shape, include: c => c == HostileNeighbour.Victim, loop: loop);
         _victim = _cube.Nodes[0];
         _neighbour = new HostileNeighbour(_cube.BasePort);
     }
+
+    private protected TestNode Victim => _victim;
 
     public void Dispose()
     {
         _cube.Dispose();
         _neighbour.Dispose();
+        GC.SuppressFinalize(this);
     }
 
     [Fact]
@@ -198,7 +228,7 @@ public sealed class UdpLinkTransportHostileInputTests : IDisposable
     /// Sends a valid probe after the hostile datagrams and waits for it: one socket's datagrams on
     /// loopback arrive in order, so every earlier datagram has been handled when the probe arrives.
     /// </summary>
-    private void AssertStillDelivers()
+    private protected void AssertStillDelivers()
     {
         var expected = _victim.Sink.FrameCount + 2;
         _neighbour.Send(_neighbour.Seal([0xAB, (byte)_deliveredProbes], [0xCD]));
@@ -208,7 +238,7 @@ public sealed class UdpLinkTransportHostileInputTests : IDisposable
         Assert.Equal(LinkDirection.PlusX, _victim.Sink.Frames[^1].Link);
     }
 
-    private void AssertOtherDropsAre(int unknownSender = 0, int badTag = 0, int replay = 0, int malformed = 0)
+    private protected void AssertOtherDropsAre(int unknownSender = 0, int badTag = 0, int replay = 0, int malformed = 0)
     {
         var t = _victim.Transport;
         Assert.Equal((unknownSender, badTag, replay, malformed), (t.DroppedUnknownSender, t.DroppedBadTag, t.DroppedReplay, t.DroppedMalformed));

@@ -3,7 +3,7 @@ using System.Net.Sockets;
 
 namespace CamCube.Transport.Udp;
 
-/// <summary>Starting and stopping: addresses, security checks, keys, the socket and the receive thread.</summary>
+/// <summary>Starting and stopping: addresses, security checks, keys, the socket, and who reads it (the loop or a receive thread).</summary>
 public sealed partial class UdpLinkTransport
 {
     /// <inheritdoc/>
@@ -19,6 +19,11 @@ public sealed partial class UdpLinkTransport
         if (_socket is not null || _stopped)
         {
             throw new InvalidOperationException("A UDP transport starts once; create a new one to start again.");
+        }
+
+        if (_loop is UdpEventLoop { IsOnLoopThread: false })
+        {
+            throw new InvalidOperationException("A UDP transport on a UdpEventLoop starts on that loop's thread (post the start to the loop).");
         }
 
         if (_options.ClusterKey is null && !_options.AllowInsecure)
@@ -39,6 +44,9 @@ public sealed partial class UdpLinkTransport
         try
         {
             CreateLinks(peers, socket.ReceiveBufferSize);
+
+            // A UdpEventLoop reads the socket itself: no receive thread, no hand-off.
+            (_loop as UdpEventLoop)?.Attach(this, socket);
         }
         catch
         {
@@ -54,12 +62,15 @@ public sealed partial class UdpLinkTransport
 
         _sink = sink;
         _socket = socket;
-        _receiveThread = new Thread(ReceiveLoop)
+        if (_loop is not UdpEventLoop)
         {
-            IsBackground = true,
-            Name = $"udp-receive {Self}",
-        };
-        _receiveThread.Start();
+            _receiveThread = new Thread(ReceiveLoop)
+            {
+                IsBackground = true,
+                Name = $"udp-receive {Self}",
+            };
+            _receiveThread.Start();
+        }
 
         foreach (var link in _links)
         {
@@ -71,7 +82,7 @@ public sealed partial class UdpLinkTransport
     }
 
     /// <inheritdoc/>
-    /// <remarks>Call on the event loop (or after it has stopped). Closes the socket, waits for the receive thread and releases every frame the transport holds; frames already posted to the loop are released when the loop runs them.</remarks>
+    /// <remarks>Call on the event loop (or after it has stopped). Closes the socket (a <see cref="UdpEventLoop"/> stops reading it), waits for the receive thread if there is one, and releases every frame the transport holds; frames already posted to the loop are released when the loop runs them.</remarks>
     public void Stop()
     {
         if (_stopped)
@@ -80,6 +91,11 @@ public sealed partial class UdpLinkTransport
         }
 
         _stopped = true;
+        if (_loop is UdpEventLoop { IsOnLoopThread: true } udpLoop)
+        {
+            udpLoop.Detach(this);
+        }
+
         _socket?.Dispose();
         if (_receiveThread is not null && Environment.CurrentManagedThreadId != _receiveThread.ManagedThreadId)
         {

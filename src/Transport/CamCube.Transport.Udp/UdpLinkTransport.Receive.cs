@@ -4,14 +4,37 @@ using System.Net.Sockets;
 
 namespace CamCube.Transport.Udp;
 
-/// <summary>The receive path, on the receive thread: identify, check, open, split and post.</summary>
+/// <summary>The receive path, on the receive thread or the node's <see cref="UdpEventLoop"/>: identify, check, open, split and post.</summary>
 public sealed partial class UdpLinkTransport
 {
-    private long _receiveThreadAllocatedBytes;
+    private long _receiveAllocatedBytes;
 
-    /// <summary>Gets the bytes the receive thread had allocated after its latest datagram; tests check it stays put in steady state.</summary>
-    internal long ReceiveThreadAllocatedBytes => Volatile.Read(ref _receiveThreadAllocatedBytes);
+    /// <summary>Gets the bytes the receive path has allocated while handling datagrams (on the receive thread or the loop); tests check it stays put in steady state.</summary>
+    internal long ReceiveAllocatedBytes => Interlocked.Read(ref _receiveAllocatedBytes);
 
+    /// <summary>Handles one datagram read from the socket, on the receive thread or on a <see cref="UdpEventLoop"/>.</summary>
+    internal void OnDatagram(Span<byte> datagram, SocketAddress from)
+    {
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        try
+        {
+            HandleDatagram(datagram, from);
+        }
+#pragma warning disable CA1031 // Hostile input must never end the receive thread or the loop.
+        catch (Exception)
+#pragma warning restore CA1031
+        {
+            Interlocked.Increment(ref _droppedMalformed);
+        }
+
+        var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        if (allocated != 0)
+        {
+            Interlocked.Add(ref _receiveAllocatedBytes, allocated);
+        }
+    }
+
+    /// <summary>The receive thread of the two-thread mode (any loop other than a <see cref="UdpEventLoop"/>).</summary>
     private void ReceiveLoop()
     {
         var socket = _socket!;
@@ -41,18 +64,7 @@ public sealed partial class UdpLinkTransport
                 return;
             }
 
-            try
-            {
-                HandleDatagram(buffer.AsSpan(0, length), from);
-            }
-#pragma warning disable CA1031 // Hostile input must never end the receive thread.
-            catch (Exception)
-#pragma warning restore CA1031
-            {
-                Interlocked.Increment(ref _droppedMalformed);
-            }
-
-            Volatile.Write(ref _receiveThreadAllocatedBytes, GC.GetAllocatedBytesForCurrentThread());
+            OnDatagram(buffer.AsSpan(0, length), from);
         }
     }
 
@@ -127,15 +139,15 @@ public sealed partial class UdpLinkTransport
 
         // Counted before the frames are posted, so whoever sees a frame sees its datagram counted.
         Interlocked.Increment(ref link.DatagramsReceived);
-        PostFrames(link, body);
-        if (link.Received(counter))
-        {
-            // Queued behind the frames, so credit goes back only once the loop has taken them.
-            _loop.Post(this, CodeSendCredit, (int)link.Direction, null);
-        }
+        PostFrames(link, body, creditDue: link.Received(counter));
     }
 
-    private void PostFrames(UdpLink link, ReadOnlySpan<byte> body)
+    /// <summary>
+    /// Posts each frame to the loop. With <paramref name="creditDue"/>, the last one returns credit
+    /// once the loop has taken it: the credit datagram is posted from the loop behind whatever that
+    /// frame's delivery sent (a reply leaves first).
+    /// </summary>
+    private void PostFrames(UdpLink link, ReadOnlySpan<byte> body, bool creditDue)
     {
         var offset = 0;
         while (offset < body.Length)
@@ -149,7 +161,7 @@ public sealed partial class UdpLinkTransport
             offset += length;
             Interlocked.Increment(ref link.FramesReceived);
             Interlocked.Add(ref link.FrameBytesReceived, length);
-            _loop.Post(this, CodeReceived, (int)link.Direction, packet);
+            _loop.Post(this, creditDue && offset == body.Length ? CodeReceivedThenCredit : CodeReceived, (int)link.Direction, packet);
         }
     }
 

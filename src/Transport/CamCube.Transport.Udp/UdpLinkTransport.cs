@@ -13,8 +13,9 @@ namespace CamCube.Transport.Udp;
 /// malformed are dropped silently and counted; the transport never answers them.
 /// </summary>
 /// <remarks>
-/// <para>Threads: the node calls <see cref="ILinkTransport"/> on its event loop; the socket is read
-/// by a dedicated receive thread that posts received frames to the loop, and every call into
+/// <para>Threads: the node calls <see cref="ILinkTransport"/> on its event loop. On a
+/// <see cref="UdpEventLoop"/> the loop reads the socket itself; on any other loop a dedicated
+/// receive thread reads it. Either way received frames are posted to the loop, and every call into
 /// <see cref="ITransportSink"/> runs on the loop.</para>
 /// <para>Room: a link holds at most <see cref="UdpTransportOptions.FramesInFlightMax"/> unsent
 /// frames. The transport calls <see cref="ITransportSink.OnLinkRoom"/> once per link after
@@ -35,6 +36,7 @@ public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDispo
     private const int CodeCredit = 4;
     private const int CodeSendCredit = 5;
     private const int CodeResolved = 6;
+    private const int CodeReceivedThenCredit = 7;
 
     private readonly IEventLoop _loop;
     private readonly PacketPool _pool;
@@ -188,6 +190,17 @@ public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDispo
         {
             case CodeReceived:
                 _sink.OnFrameReceived(link, packet!);
+                break;
+            case CodeReceivedThenCredit:
+                try
+                {
+                    _sink.OnFrameReceived(link, packet!);
+                }
+                finally
+                {
+                    _loop.Post(this, CodeSendCredit, argument, null);
+                }
+
                 break;
             case CodeRoom:
                 _links[argument]!.RoomWanted = false;

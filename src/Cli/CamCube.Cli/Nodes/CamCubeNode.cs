@@ -19,7 +19,7 @@ namespace CamCube.Cli.Nodes;
 internal sealed class CamCubeNode : IAsyncDisposable
 {
     private readonly ILogger _logger;
-    private readonly ThreadedEventLoop _loop;
+    private readonly IEventLoop _loop;
     private readonly UdpLinkTransport _transport;
     private readonly FaultInjectingTransport _faults;
     private readonly long _startTimestamp;
@@ -27,7 +27,7 @@ internal sealed class CamCubeNode : IAsyncDisposable
     private MemcachedFrontEnd? _memcached;
     private bool _stopped;
 
-    private CamCubeNode(NodeSettings settings, ILoggerFactory loggerFactory, ThreadedEventLoop loop, UdpLinkTransport transport, FaultInjectingTransport faults, Node node)
+    private CamCubeNode(NodeSettings settings, ILoggerFactory loggerFactory, IEventLoop loop, UdpLinkTransport transport, FaultInjectingTransport faults, Node node)
     {
         _faults = faults;
         Settings = settings;
@@ -61,7 +61,7 @@ internal sealed class CamCubeNode : IAsyncDisposable
         ArgumentNullException.ThrowIfNull(settings);
         var key = settings.LoadKey();
         var logger = loggerFactory.CreateLogger("CamCube.Node");
-        var loop = new ThreadedEventLoop($"camcube-node-{settings.Self.X}-{settings.Self.Y}-{settings.Self.Z}", TimeProvider.System, ex => logger.LogError(ex, "A work item failed on the event loop"), settings.LoopIdleSpin);
+        var loop = CreateLoop(settings, logger);
         var pool = new PacketPool();
         UdpLinkTransport? transport = null;
         try
@@ -124,9 +124,18 @@ internal sealed class CamCubeNode : IAsyncDisposable
         catch
         {
             transport?.Dispose();
-            loop.Dispose();
+            ((IDisposable)loop).Dispose();
             throw;
         }
+    }
+
+    private static IEventLoop CreateLoop(NodeSettings settings, ILogger logger)
+    {
+        var name = $"camcube-node-{settings.Self.X}-{settings.Self.Y}-{settings.Self.Z}";
+        Action<Exception> onUnhandled = ex => logger.LogError(ex, "A work item failed on the event loop");
+        return settings.Loop == NodeLoopKind.Threaded
+            ? new ThreadedEventLoop(name, TimeProvider.System, onUnhandled, settings.LoopIdleSpin)
+            : new UdpEventLoop(name, onUnhandled);
     }
 
     /// <summary>Stops the node: runtime, transport, control socket and loop.</summary>
@@ -154,7 +163,7 @@ internal sealed class CamCubeNode : IAsyncDisposable
             return true;
         }).ConfigureAwait(false);
         await LoopInvoker.InvokeAsync(_loop, () => true).ConfigureAwait(false);
-        _loop.Dispose();
+        ((IDisposable)_loop).Dispose();
         _logger.LogInformation("Node {Self} stopped", Settings.Self);
     }
 }

@@ -22,8 +22,10 @@ internal static class NodeCommand
           --memcached-port   serve the memcached protocol on this port (with --memcached-host, default 127.0.0.1)
           --heartbeat-ms     heartbeat interval (default 100); --timeout-ms link timeout (default 3.5 x interval)
           --rate-limit-mbps  limit every link to this many megabits per second (default: none)
-          --loop-spin-us     the event loop spins this long for work before sleeping (default 0): lower
-                             latency for a node with a core to spare; never for many nodes on few cores
+          --loop             udp (default): one thread runs the node and reads its UDP socket; threaded:
+                             a loop thread and a receive thread that hands it the frames
+          --loop-spin-us     a threaded loop (implied) spins this long for work before sleeping (default 0):
+                             for a node with a core to spare; never for many nodes on few cores
           --log-level        Trace, Debug, Information (default), Warning, Error
 
         Every option can also come from the environment (CAMCUBE_SHAPE, CAMCUBE_COORD, ...) or appsettings.json.

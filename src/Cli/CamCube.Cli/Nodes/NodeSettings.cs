@@ -34,7 +34,10 @@ internal sealed record NodeSettings
 
     public int Seed { get; init; } = 1;
 
-    /// <summary>Gets how long the node's event loop spins for work before it sleeps (zero: it sleeps at once); see <see cref="Runtime.Loops.ThreadedEventLoop"/>.</summary>
+    /// <summary>Gets the node's event loop: by default one thread that also reads the UDP socket.</summary>
+    public NodeLoopKind Loop { get; init; } = NodeLoopKind.Udp;
+
+    /// <summary>Gets how long a threaded event loop spins for work before it sleeps (zero: it sleeps at once); see <see cref="Runtime.Loops.ThreadedEventLoop"/>.</summary>
     public TimeSpan LoopIdleSpin { get; init; }
 
     /// <summary>Gets the faults injected between the runtime and the network from the start (none by default).</summary>

@@ -16,7 +16,7 @@ internal static class NodeSettingsReader
     [
         "--shape", "--coord", "--base-port", "--host", "--peers", "--key-file", "--control-socket",
         "--memcached-port", "--memcached-host", "--heartbeat-ms", "--timeout-ms", "--rate-limit-mbps", "--seed", "--log-level",
-        "--loop-spin-us",
+        "--loop", "--loop-spin-us",
     ];
 
     public static readonly string[] FlagOptions = ["--insecure"];
@@ -79,6 +79,14 @@ internal static class NodeSettingsReader
             throw new UsageException($"--key-file: '{keyFile}' does not exist. {ClusterKey.HowToProvide}");
         }
 
+        // Only a threaded loop spins: a spin asks for one unless --loop says otherwise.
+        var spin = TimeSpan.FromMicroseconds(Int(configuration, "loop-spin-us", 0, 0, 1_000_000));
+        var loop = ParseLoop(configuration["loop"] ?? (spin > TimeSpan.Zero ? "threaded" : null));
+        if (spin > TimeSpan.Zero && loop != NodeLoopKind.Threaded)
+        {
+            throw new UsageException("--loop-spin-us: only a threaded loop spins (the udp loop blocks in its socket's poll); use --loop threaded.");
+        }
+
         return new NodeSettings
         {
             Shape = shape,
@@ -92,9 +100,17 @@ internal static class NodeSettingsReader
             HeartbeatTimeout = TimeSpan.FromMilliseconds(timeout),
             RateLimitBitsPerSecond = Int(configuration, "rate-limit-mbps", 0, 0, 1_000_000) * 1_000_000L,
             Seed = Int(configuration, "seed", 1, int.MinValue, int.MaxValue),
-            LoopIdleSpin = TimeSpan.FromMicroseconds(Int(configuration, "loop-spin-us", 0, 0, 1_000_000)),
+            Loop = loop,
+            LoopIdleSpin = spin,
         };
     }
+
+    private static NodeLoopKind ParseLoop(string? text) => text switch
+    {
+        null or "udp" => NodeLoopKind.Udp,
+        "threaded" => NodeLoopKind.Threaded,
+        _ => throw new UsageException($"--loop: '{text}' is not a loop; use 'udp' (one thread runs the node and reads its socket, the default) or 'threaded' (a loop thread and a receive thread)."),
+    };
 
     private static UdpPeerAddressing ParseAddressing(string text)
     {
