@@ -23,7 +23,8 @@ internal static class ChildModes
         socket.Bind(new IPEndPoint(IPAddress.Loopback, arguments.Int("port", PingDriver.DefaultEchoPort)));
         socket.ReceiveTimeout = 200;
         var stop = new StopFlag();
-        var thread = new Thread(() => Echo(socket, stop)) { IsBackground = true, Name = "echo" };
+        using var aead = arguments.Int("sealed", 0, min: 0) == 1 ? new SealedPingPong(echo: true) : null;
+        var thread = new Thread(() => Echo(socket, stop, aead)) { IsBackground = true, Name = "echo" };
         thread.Start();
         await ReadyThenWaitAsync(TimeSpan.FromSeconds(arguments.Int("max-seconds", 300))).ConfigureAwait(false);
         stop.Set();
@@ -31,8 +32,8 @@ internal static class ChildModes
         return 0;
     }
 
-    /// <summary>The echo loop: a blocking receive and a send back, on one thread, allocation-free.</summary>
-    private static void Echo(Socket socket, StopFlag stop)
+    /// <summary>The echo loop: a blocking receive and a send back (opened and sealed again with <paramref name="aead"/>), on one thread, allocation-free.</summary>
+    private static void Echo(Socket socket, StopFlag stop, SealedPingPong? aead)
     {
         var buffer = new byte[65_536];
         var from = new SocketAddress(AddressFamily.InterNetwork);
@@ -46,6 +47,16 @@ internal static class ChildModes
             catch (SocketException ex) when (ex.SocketErrorCode is SocketError.TimedOut or SocketError.WouldBlock or SocketError.ConnectionReset)
             {
                 continue;
+            }
+
+            if (aead is not null)
+            {
+                if (!aead.TryOpen(buffer.AsSpan(0, length)))
+                {
+                    continue;
+                }
+
+                aead.Seal(buffer.AsSpan(0, length));
             }
 
             socket.SendTo(buffer.AsSpan(0, length), SocketFlags.None, from);

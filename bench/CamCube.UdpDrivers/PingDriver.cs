@@ -14,8 +14,10 @@ namespace CamCube.UdpDrivers;
 /// path: node (0,0,0) of a 2x1x1 cube in this process pings node (1,0,0) in a child process, over
 /// UDP on loopback with a cluster key (AES-GCM), through PingService (its own RTT, taken on the
 /// node's loop). The plain path: a connected UDP socket in this process sends a datagram of the
-/// same size to an echo server in another child process and blocks for the echo. The two
-/// alternate in blocks so that load from other work on the host falls on both alike.
+/// same size to an echo server in another child process and blocks for the echo. For context, a
+/// third path does the same with the transport's AES-GCM (the client seals and opens, the echo
+/// opens and seals again): what the cryptography alone adds. The paths alternate in blocks so that
+/// load from other work on the host falls on all alike.
 /// </summary>
 internal static class PingDriver
 {
@@ -69,11 +71,15 @@ internal static class PingDriver
 
         var echo = await ChildProcess.StartAsync("echo-server", environment, ready, "--port", Text(echoPort), "--max-seconds", limit).ConfigureAwait(false);
         await using var echoScope = echo.ConfigureAwait(false);
+        var sealedEcho = await ChildProcess.StartAsync("echo-server", environment, ready, "--port", Text(echoPort + 1), "--max-seconds", limit, "--sealed", "1").ConfigureAwait(false);
+        await using var sealedEchoScope = sealedEcho.ConfigureAwait(false);
         var peer = await ChildProcess.StartAsync("ping-node", environment, ready, "--base-port", Text(basePort), "--max-seconds", limit, "--loop", loopName, "--loop-spin-us", Text(spinMicroseconds)).ConfigureAwait(false);
         await using var peerScope = peer.ConfigureAwait(false);
         var node = await CamCubeNode.StartAsync(NodeSettingsFor(new Coordinate(0, 0, 0), basePort, loop, spin), NullLoggerFactory.Instance, CancellationToken.None).ConfigureAwait(false);
         await using var nodeScope = node.ConfigureAwait(false);
-        using var plain = new PlainPingClient(echoPort);
+        using var plain = new PlainPingClient(echoPort, null, lostSlot: 1);
+        using var aead = new SealedPingPong(echo: false);
+        using var sealedPlain = new PlainPingClient(echoPort + 1, aead, lostSlot: 2);
         var target = new Coordinate(1, 0, 0);
 
         if (!await WaitForLinkAsync(node, target, TimeSpan.FromSeconds(20)).ConfigureAwait(false))
@@ -84,28 +90,37 @@ internal static class PingDriver
 
         var runtime = new List<double>(count);
         var udp = new List<double>(count);
-        var lost = new int[2];
+        var sealedUdp = new List<double>(count);
+        var lost = new int[3];
         await RuntimePingsAsync(node, target, WarmupCount, null, lost).ConfigureAwait(false);
         plain.Run(WarmupCount, null, lost);
+        sealedPlain.Run(WarmupCount, null, lost);
         Array.Clear(lost);
 
         for (var b = 0; b < blocks; b++)
         {
+            // Each path goes first, second and third in turn.
             var n = Math.Min(perBlock, count - (b * perBlock));
-            if (b % 2 == 0)
+            for (var step = 0; step < 3; step++)
             {
-                await RuntimePingsAsync(node, target, n, runtime, lost).ConfigureAwait(false);
-                plain.Run(n, udp, lost);
-            }
-            else
-            {
-                plain.Run(n, udp, lost);
-                await RuntimePingsAsync(node, target, n, runtime, lost).ConfigureAwait(false);
+                switch ((b + step) % 3)
+                {
+                    case 0:
+                        await RuntimePingsAsync(node, target, n, runtime, lost).ConfigureAwait(false);
+                        break;
+                    case 1:
+                        plain.Run(n, udp, lost);
+                        break;
+                    default:
+                        sealedPlain.Run(n, sealedUdp, lost);
+                        break;
+                }
             }
         }
 
         var r = LatencySummary.Of(runtime);
         var p = LatencySummary.Of(udp);
+        var ps = LatencySummary.Of(sealedUdp);
         var ratio = r.Median / p.Median;
         await Console.Out.WriteLineAsync($"""
 
@@ -113,9 +128,11 @@ internal static class PingDriver
             |----------------------------------------------|------:|-----:|-------:|----------:|-------:|-------:|
             {Row($"runtime ({loopName} loop): PingService, 1 hop", r, lost[0])}
             {Row("plain UDP ping-pong (echo process)", p, lost[1])}
+            {Row("plain UDP + AES-GCM open/seal (context)", ps, lost[2])}
 
             ratio of medians (runtime / plain UDP): {ratio.ToString("F2", CultureInfo.InvariantCulture)}  (goal <= 1.5: {(ratio <= 1.5 ? "met" : "not met")})
             p99 ratio: {(r.P99 / p.P99).ToString("F2", CultureInfo.InvariantCulture)}
+            context: runtime / plain UDP with the transport's AES-GCM on each datagram: {(r.Median / ps.Median).ToString("F2", CultureInfo.InvariantCulture)} (medians)
             """).ConfigureAwait(false);
         return 0;
     }
@@ -161,31 +178,34 @@ internal static class PingDriver
         }
     }
 
-    /// <summary>A connected UDP socket: send a sequence number and timestamp, block for the echo.</summary>
-    private sealed class PlainPingClient : IDisposable
+    /// <summary>A connected UDP socket: send a sequence number, block for the echo; with an AEAD, seal before sending and open the echo.</summary>
+    private sealed class PlainPingClient(int echoPort, SealedPingPong? aead, int lostSlot) : IDisposable
     {
         private readonly Socket _socket = new(AddressFamily.InterNetwork, SocketType.Dgram, ProtocolType.Udp);
         private readonly byte[] _send = new byte[s_datagramBytes];
         private readonly byte[] _receive = new byte[65_536];
         private uint _sequence;
-
-        public PlainPingClient(int echoPort)
-        {
-            _socket.Connect(new IPEndPoint(IPAddress.Loopback, echoPort));
-            _socket.ReceiveTimeout = 1000;
-        }
+        private bool _connected;
 
         public void Run(int count, List<double>? rtts, int[] lost)
         {
+            if (!_connected)
+            {
+                _socket.Connect(new IPEndPoint(IPAddress.Loopback, echoPort));
+                _socket.ReceiveTimeout = 1000;
+                _connected = true;
+            }
+
             for (var i = 0; i < count; i++)
             {
                 var sequence = ++_sequence;
-                BinaryPrimitives.WriteUInt32BigEndian(_send, sequence);
                 var start = TimeProvider.System.GetTimestamp();
+                BinaryPrimitives.WriteUInt32BigEndian(_send, sequence);
+                aead?.Seal(_send);
                 _socket.Send(_send);
                 if (!ReceiveEcho(sequence))
                 {
-                    lost[1]++;
+                    lost[lostSlot]++;
                     continue;
                 }
 
@@ -212,7 +232,7 @@ internal static class PingDriver
 
                 if (length == s_datagramBytes && BinaryPrimitives.ReadUInt32BigEndian(_receive) == sequence)
                 {
-                    return true;
+                    return aead is null || aead.TryOpen(_receive.AsSpan(0, length));
                 }
             }
         }

@@ -8,6 +8,7 @@ internal sealed class RecordingSink : ITransportSink
     private readonly object _gate = new();
     private readonly List<ReceivedFrame> _frames = [];
     private readonly int[] _roomCounts = new int[LinkDirections.Count];
+    private int _counted;
 
     /// <summary>Gets or sets what runs on the loop when a link reports room (after it is counted).</summary>
     public Action<LinkDirection>? OnRoom { get; set; }
@@ -18,13 +19,16 @@ internal sealed class RecordingSink : ITransportSink
     /// <summary>Gets or sets whether the bytes of received frames are kept (or only counted).</summary>
     public bool KeepBytes { get; set; } = true;
 
+    /// <summary>Gets or sets whether received frames are only released and counted, allocating nothing (no record of them is kept).</summary>
+    public bool CountOnly { get; set; }
+
     public int FrameCount
     {
         get
         {
             lock (_gate)
             {
-                return _frames.Count;
+                return _frames.Count + _counted;
             }
         }
     }
@@ -71,6 +75,18 @@ internal sealed class RecordingSink : ITransportSink
 
     public void OnFrameReceived(LinkDirection link, Packet frame)
     {
+        if (CountOnly)
+        {
+            frame.Release();
+            lock (_gate)
+            {
+                _counted++;
+                Monitor.PulseAll(_gate);
+            }
+
+            return;
+        }
+
         var bytes = KeepBytes ? frame.Frame.ToArray() : [];
         if (ReleaseFrames)
         {

@@ -1,4 +1,5 @@
 using CamCube.Packets;
+using CamCube.Testing;
 
 namespace CamCube.Transport.Udp.Tests;
 
@@ -182,6 +183,45 @@ public sealed class UdpEventLoopTests : IDisposable
         // Its loop gone, the transport stops from this thread.
         node.Transport.Stop();
         Assert.False(node.Transport.HasRoom(LinkDirection.PlusX));
+    }
+
+    [Fact]
+    public void ReceivingAndDeliveringAllocatesNothingOnTheLoopThreadInSteadyState()
+    {
+        using var cube = TestCube.Start(new TorusShape(2, 1, 1));
+        var a = cube.Nodes[0];
+        var b = cube.Nodes[1];
+        b.Sink.CountOnly = true;
+        var frames = Enumerable.Range(0, 20).Select(i => new byte[100 + i]).ToArray();
+        var received = 0;
+
+        void Rounds(int count)
+        {
+            for (var round = 0; round < count; round++)
+            {
+                // One frame per burst: a datagram each, and a credit datagram back every fourth.
+                foreach (var frame in frames)
+                {
+                    Assert.Equal(1, a.SendBurst(LinkDirection.PlusX, [frame]));
+                }
+
+                received += frames.Length;
+                Assert.True(b.Sink.WaitFor(s => s.FrameCount == received, s_timeout));
+            }
+        }
+
+        Rounds(3);
+        b.Pool.Preallocate(256);
+        var allocated = AllocationProbe.Measure(() =>
+        {
+            var before = LoopAction.Run(b.Loop, GC.GetAllocatedBytesForCurrentThread);
+            Rounds(10);
+            return LoopAction.Run(b.Loop, GC.GetAllocatedBytesForCurrentThread) - before;
+        });
+
+        // 200 datagrams were polled for, read, opened, delivered and 50 credited on b's loop; only
+        // the test's two LoopAction completions may allocate there, a few hundred bytes at most.
+        Assert.InRange(allocated, 0, 1_024);
     }
 
     private void WaitUntilBlocked() =>

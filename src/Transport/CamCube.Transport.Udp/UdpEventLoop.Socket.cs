@@ -141,6 +141,7 @@ public sealed partial class UdpEventLoop
         var from = _from!;
         for (var received = 0; received < datagramsMax; received++)
         {
+            // (A zero-length datagram reads as none waiting; the next turn's poll finds it.)
             if (received > 0 && socket.Available == 0)
             {
                 return;
