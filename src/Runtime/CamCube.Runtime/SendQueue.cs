@@ -183,7 +183,13 @@ internal sealed class SendQueue
         {
             if (Count == _items.Length)
             {
-                Grow();
+                // Entries of packets that left by another link may be what fills the ring: drop
+                // them before growing, and grow only if more than half of it is still live.
+                Compact();
+                if (Count > _items.Length / 2)
+                {
+                    Grow();
+                }
             }
 
             _items[(_head + Count) & (_items.Length - 1)] = (packet, ticket);
