@@ -33,6 +33,8 @@ public sealed partial class SimulatedNetwork : ILoopWork
     private readonly int _queueMax;
     private readonly int _mtuBytes;
     private readonly long _propagationNanoseconds;
+    private readonly long _nanosecondsPerByte;
+    private readonly int _frameOverheadBytes;
 
     /// <summary>Creates the network of a torus of <paramref name="shape"/>, every server alive and every link up.</summary>
     /// <param name="engine">The engine that runs the network's events and every node's loop.</param>
@@ -61,6 +63,9 @@ public sealed partial class SimulatedNetwork : ILoopWork
         _queueMax = options.FramesQueuedMax;
         _mtuBytes = options.MtuBytes;
         _propagationNanoseconds = options.PropagationDelayNanoseconds;
+        _frameOverheadBytes = options.FrameOverheadBytes;
+        var bitNanoseconds = 8 * SimulationEngine.NanosecondsPerSecond;
+        _nanosecondsPerByte = bitNanoseconds % options.BandwidthBitsPerSecond == 0 ? bitNanoseconds / options.BandwidthBitsPerSecond : 0;
         _endpoints = new LinkEndpoint[ServerCount * LinksPerServer];
         _peers = new int[_endpoints.Length];
         _queued = new Packet?[_endpoints.Length * _queueMax];
@@ -127,7 +132,10 @@ public sealed partial class SimulatedNetwork : ILoopWork
     }
 
     /// <inheritdoc/>
-    void ILoopWork.Execute(int code, int argument, Packet? packet)
+    void ILoopWork.Execute(int code, int argument, Packet? packet) => RunEvent(code, argument, packet);
+
+    /// <summary>Runs one of the network's events (the engine calls it directly, without interface dispatch).</summary>
+    internal void RunEvent(int code, int argument, Packet? packet)
     {
         switch (code)
         {
@@ -176,7 +184,7 @@ public sealed partial class SimulatedNetwork : ILoopWork
         FramesSent++;
         if (endpoint.QueueCount == 1)
         {
-            endpoint.TransmitSequence = _engine.Schedule(Options.SerializationNanoseconds(frame.Length), this, SimulationEventCodes.TransmitDone, e, frame);
+            endpoint.TransmitSequence = _engine.Schedule(SerializationNanoseconds(frame.Length), this, SimulationEventCodes.TransmitDone, e, frame);
         }
 
         return true;
@@ -214,7 +222,7 @@ public sealed partial class SimulatedNetwork : ILoopWork
         if (endpoint.QueueCount > 0)
         {
             var next = _queued[(e * _queueMax) + endpoint.QueueHead]!;
-            endpoint.TransmitSequence = _engine.Schedule(Options.SerializationNanoseconds(next.Length), this, SimulationEventCodes.TransmitDone, e, next);
+            endpoint.TransmitSequence = _engine.Schedule(SerializationNanoseconds(next.Length), this, SimulationEventCodes.TransmitDone, e, next);
         }
         else
         {
@@ -273,6 +281,10 @@ public sealed partial class SimulatedNetwork : ILoopWork
             sink.OnLinkRoom(link);
         }
     }
+
+    /// <summary>Gets a frame's serialization time: a multiplication when a byte takes a whole number of nanoseconds (1 Gbps: 8), else the options' exact rounding.</summary>
+    private long SerializationNanoseconds(int frameBytes) =>
+        _nanosecondsPerByte > 0 ? ((long)frameBytes + _frameOverheadBytes) * _nanosecondsPerByte : Options.SerializationNanoseconds(frameBytes);
 
     private void Drop(Packet frame)
     {

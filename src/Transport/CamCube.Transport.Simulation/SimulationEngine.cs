@@ -27,7 +27,7 @@ public sealed class SimulationEngine : TimeProvider, IEventLoop
     /// <summary>Nanoseconds per <see cref="TimeSpan"/> tick.</summary>
     public const long NanosecondsPerTick = 100;
 
-    private readonly PriorityQueue<SimulationEvent, (long Nanoseconds, long Sequence)> _queue;
+    private readonly EventQueue _queue;
     private long _nowNanoseconds;
     private long _sequence;
     private int _timersCreated;
@@ -44,7 +44,7 @@ public sealed class SimulationEngine : TimeProvider, IEventLoop
         ArgumentOutOfRangeException.ThrowIfNegative(initialCapacity);
         Seed = seed;
         Start = start ?? new DateTimeOffset(2026, 1, 1, 0, 0, 0, TimeSpan.Zero);
-        _queue = new PriorityQueue<SimulationEvent, (long, long)>(initialCapacity);
+        _queue = new EventQueue(initialCapacity);
     }
 
     /// <summary>Gets the run's seed.</summary>
@@ -209,29 +209,42 @@ public sealed class SimulationEngine : TimeProvider, IEventLoop
     private long Enqueue(long dueNanoseconds, ILoopWork target, int code, int argument, Packet? packet)
     {
         var sequence = ++_sequence;
-        _queue.Enqueue(new SimulationEvent(target, code, argument, packet), (dueNanoseconds, sequence));
+        _queue.Enqueue(dueNanoseconds, sequence, new SimulationEvent(target, code, argument, packet));
         return sequence;
     }
 
     private bool RunNext(long untilNanoseconds)
     {
-        while (_queue.TryPeek(out _, out var due) && due.Nanoseconds <= untilNanoseconds)
+        while (_queue.TryPeekDue(out var due) && due <= untilNanoseconds)
         {
-            var item = _queue.Dequeue();
-            _nowNanoseconds = due.Nanoseconds;
-            if (item.Target is SimulationTimer timer && !timer.IsArmedFor(due.Sequence))
+            var item = _queue.Dequeue(out _, out var sequence);
+            _nowNanoseconds = due;
+            var timer = item.Target as SimulationTimer;
+            if (timer is not null && !timer.IsArmedFor(sequence))
             {
                 continue;
             }
 
             EventCount++;
-            _trace.Add((ulong)due.Nanoseconds);
+            _trace.Add((ulong)due);
             _trace.Add(((ulong)(uint)item.Code << 32) | (uint)item.Argument);
             _trace.Add((ulong)(item.Packet?.Length ?? -1));
-            CurrentSequence = due.Sequence;
+            CurrentSequence = sequence;
             try
             {
-                item.Target.Execute(item.Code, item.Argument, item.Packet);
+                // The two simulator types that run most events are called directly, not through the interface.
+                if (item.Target is SimulatedNetwork network)
+                {
+                    network.RunEvent(item.Code, item.Argument, item.Packet);
+                }
+                else if (timer is not null)
+                {
+                    timer.Execute(item.Code, item.Argument, item.Packet);
+                }
+                else
+                {
+                    item.Target.Execute(item.Code, item.Argument, item.Packet);
+                }
             }
             finally
             {
