@@ -143,6 +143,30 @@ public class RoutingComputationCacheTests
         Assert.True(shared.GraphsShared > shared.GraphsBuilt, $"{shared.GraphsShared} graphs shared, {shared.GraphsBuilt} built.");
     }
 
+    [Theory]
+    [InlineData(11)]
+    [InlineData(12)]
+    [InlineData(13)]
+    public void TableRootsAreTheKeyspacesRootsWithFailedServers(int seed)
+    {
+        var failed = FailedServers(seed, 6);
+        var self = Enumerable.Range(0, (int)s_shape.ServerCount).Select(i => s_shape.CoordinateAt(i)).First(c => !failed.Contains(c));
+        var table = TableWithFailures(self, failed, computations: null, sequence: 1);
+        var oracle = ReachabilityView.WithUnreachable(s_shape, failed);
+        var keySpace = KeySpace.For(s_shape);
+        var random = new Random(seed);
+        for (var i = 0; i < 2_000; i++)
+        {
+            // Half of the keys have a failed home, whose root is one of the walk's later entries.
+            var key = i % 2 == 0
+                ? KeyCoordinate.At(failed[random.Next(failed.Count)], (ushort)random.Next(65_536))
+                : keySpace.KeyCoordinateOf(Key.FromRoutingBits((ulong)random.NextInt64()));
+            Assert.True(keySpace.TryGetRoot(key, oracle, out var expected));
+            Assert.True(table.TryGetRoot(keySpace, key, out var root));
+            Assert.Equal(expected, root);
+        }
+    }
+
     private static List<Coordinate> FailedServers(int seed, int count)
     {
         var random = new Random(seed);

@@ -133,8 +133,10 @@ internal sealed class RoutingTable
             return keySpace.TryGetRoot(key, _reachability, out root);
         }
 
-        if (_reachability.UnreachableCount == 0)
+        if (_reachability.UnreachableCount == 0 || _reachability.IsReachable(home))
         {
+            // The keyspace's walk starts at the home: a reachable home is the root (with 10%
+            // failed, nine keys in ten; random keys would rarely hit the cache below).
             root = home;
             return true;
         }
