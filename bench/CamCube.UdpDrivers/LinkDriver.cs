@@ -33,6 +33,7 @@ internal static class LinkDriver
         var rawPort = arguments.Int("raw-port", DefaultRawPort);
         var heartbeatTimeout = TimeSpan.FromMilliseconds(arguments.Int("heartbeat-timeout-ms", 350));
         var loop = PingDriver.LoopKind(arguments);
+        var linksMax = Math.Clamp(arguments.Int("links-max", LinkDirections.Count), 1, LinkDirections.Count);
 
         await Console.Out.WriteLineAsync(await MachineInfo.DescribeAsync().ConfigureAwait(false)).ConfigureAwait(false);
         await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"links: {s_shape} cube in one process, {(loop == NodeLoopKind.Udp ? "udp" : "threaded")} loops, {seconds} s per L, frames of {PacketPool.DefaultPacketCapacityBytes} bytes in {s_datagramBytes}-byte datagrams; raw UDP {rawSeconds} s per measurement")).ConfigureAwait(false);
@@ -66,7 +67,7 @@ internal static class LinkDriver
 
             var converged = await WaitForConvergenceAsync(nodes, TimeSpan.FromSeconds(30)).ConfigureAwait(false);
             await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"cube up: {nodes.Count} nodes, converged (all links up, all reachable) in {converged.TotalSeconds:F1} s")).ConfigureAwait(false);
-            for (var links = 1; links <= LinkDirections.Count; links++)
+            for (var links = 1; links <= linksMax; links++)
             {
                 runs.Add(await RunLinksAsync(nodes, links, TimeSpan.FromSeconds(seconds)).ConfigureAwait(false));
                 await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"  L={links}: {runs[^1].BytesPerSecond * 8 / 1e9:F2} Gbit/s")).ConfigureAwait(false);
@@ -115,6 +116,15 @@ internal static class LinkDriver
             s.AppendLine(string.Create(CultureInfo.InvariantCulture, $"| {run.Links} | {run.BytesPerSecond * 8 / 1e9,16:F2} | {run.FramesPerSecond,8:F0} | {fraction,15:P0} | {run.CoresBusy / run.Nodes * 100,26:F1} | {run.CoresBusy,18:F2} | {run.LinksDown,17} |"));
         }
 
+        s.AppendLine().AppendLine("transport counters per run (all nodes; host drops are the whole host's /proc/net/snmp RcvbufErrors, other processes included):");
+        s.AppendLine("| L | datagrams sent | datagrams received | credit timeouts | send errors | wake datagrams | host RcvbufErrors |");
+        s.AppendLine("|--:|---------------:|-------------------:|----------------:|------------:|---------------:|------------------:|");
+        foreach (var run in runs)
+        {
+            var t = run.Transport;
+            s.AppendLine(string.Create(CultureInfo.InvariantCulture, $"| {run.Links} | {t.DatagramsSent,14} | {t.DatagramsReceived,18} | {t.CreditTimeouts,15} | {t.SendErrors,11} | {t.WakeDatagrams,14} | {run.Kernel.ReceiveBufferErrors,17} |"));
+        }
+
         var bestRun = runs.MaxBy(r => r.BytesPerSecond);
         var bestFraction = bestRun.BytesPerSecond / best.BytesPerSecond;
         s.AppendLine(string.Create(CultureInfo.InvariantCulture, $"best: L={bestRun.Links}, {bestFraction:P0} of raw UDP (goal >= 50%: {(bestFraction >= 0.5 ? "met" : "not met")})"));
@@ -156,6 +166,8 @@ internal static class LinkDriver
     private static async Task<LinkRun> RunLinksAsync(List<CamCubeNode> nodes, int links, TimeSpan duration)
     {
         using var process = Process.GetCurrentProcess();
+        var kernel0 = KernelUdpCounters.Read();
+        var transport0 = TransportTotals.Of(nodes);
         var cpu0 = process.TotalProcessorTime;
         var start = TimeProvider.System.GetTimestamp();
         await Task.WhenAll(nodes.Select(n => LoopInvoker.InvokeAsync(n.Loop, () =>
@@ -174,14 +186,18 @@ internal static class LinkDriver
         var wall = TimeProvider.System.GetElapsedTime(start);
         process.Refresh();
         var cpu = process.TotalProcessorTime - cpu0;
+        var transport = TransportTotals.Of(nodes) - transport0;
+        var kernel = KernelUdpCounters.Read() - kernel0;
         return new LinkRun(
             links,
             nodes.Count,
             reports.Sum(r => r.report.BytesReceived / r.report.Elapsed.TotalSeconds),
             reports.Sum(r => r.report.PacketsReceived / r.report.Elapsed.TotalSeconds),
             cpu / wall,
-            reports.Sum(r => r.Item2));
+            reports.Sum(r => r.Item2),
+            transport,
+            kernel);
     }
 
-    private readonly record struct LinkRun(int Links, int Nodes, double BytesPerSecond, double FramesPerSecond, double CoresBusy, int LinksDown);
+    private readonly record struct LinkRun(int Links, int Nodes, double BytesPerSecond, double FramesPerSecond, double CoresBusy, int LinksDown, TransportTotals Transport, KernelUdpCounters Kernel);
 }
