@@ -29,6 +29,29 @@ public sealed class NodeSettingsReaderTests
         Assert.Contains("--loop-spin-us", ex.Message, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void TheLoopReadsItsOwnSocketUnlessToldOtherwise()
+    {
+        Assert.Equal(NodeLoopKind.Udp, NodeSettingsReader.Read(Configuration()).Loop);
+        Assert.Equal(NodeLoopKind.Threaded, NodeSettingsReader.Read(Configuration(("loop", "threaded"))).Loop);
+        Assert.Equal(NodeLoopKind.Udp, NodeSettingsReader.Read(Configuration(("loop", "udp"))).Loop);
+    }
+
+    [Fact]
+    public void AnUnknownLoopIsRefusedByName()
+    {
+        var ex = Assert.Throws<UsageException>(() => NodeSettingsReader.Read(Configuration(("loop", "fast"))));
+        Assert.Contains("--loop", ex.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void SpinningIsRefusedForTheLoopThatReadsItsSocket()
+    {
+        var ex = Assert.Throws<UsageException>(() => NodeSettingsReader.Read(Configuration(("loop", "udp"), ("loop-spin-us", "10"))));
+        Assert.Contains("--loop-spin-us", ex.Message, StringComparison.Ordinal);
+        Assert.Equal(NodeLoopKind.Threaded, NodeSettingsReader.Read(Configuration(("loop-spin-us", "10"))).Loop);
+    }
+
     private static IConfiguration Configuration(params (string Key, string Value)[] extra)
     {
         var values = new Dictionary<string, string?> { ["shape"] = "3x3x3", ["coord"] = "1,1,1", ["insecure"] = "true" };
