@@ -89,10 +89,7 @@ internal sealed class SendQueue
                 return null;
             }
 
-            _solo = null;
-            solo.QueueTicket = 0;
-            Count--;
-            return solo;
+            return TakeSolo(solo);
         }
 
         var ring = _rings[(int)link];
@@ -122,10 +119,7 @@ internal sealed class SendQueue
             solo.EligibleLinks &= (byte)~bit;
             if (solo.EligibleLinks == 0)
             {
-                _solo = null;
-                solo.QueueTicket = 0;
-                Count--;
-                orphans.Add(solo);
+                orphans.Add(TakeSolo(solo));
             }
         }
 
@@ -151,10 +145,7 @@ internal sealed class SendQueue
     {
         if (_solo is { } solo)
         {
-            _solo = null;
-            solo.QueueTicket = 0;
-            Count--;
-            into.Add(solo);
+            into.Add(TakeSolo(solo));
         }
 
         foreach (var ring in _rings)
@@ -169,6 +160,14 @@ internal sealed class SendQueue
                 }
             }
         }
+    }
+
+    private Packet TakeSolo(Packet solo)
+    {
+        _solo = null;
+        solo.QueueTicket = 0;
+        Count--;
+        return solo;
     }
 
     /// <summary>A FIFO of (packet, ticket) whose capacity is a power of two, so positions wrap with a mask, not a division.</summary>

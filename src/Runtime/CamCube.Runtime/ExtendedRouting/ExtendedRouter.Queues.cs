@@ -24,17 +24,17 @@ internal sealed partial class ExtendedRouter
         var failureFree = routes.IsFailureFree;
         for (var i = 0; i < targets.Length; i++)
         {
-            if (failureFree && shape.Contains(targets[i].Home) && targets[i].Home != self)
+            setTargets[i] = targets[i];
+            var home = targets[i].Home;
+            if (failureFree && shape.Contains(home) && home != self)
             {
                 // Without failures every root is the home: checked once above, not per entry.
-                setTargets[i] = targets[i];
-                linksPerTarget[i] = routes.FailureFreeNextHops(targets[i].Home);
+                linksPerTarget[i] = routes.FailureFreeNextHops(home);
                 links |= linksPerTarget[i];
                 continue;
             }
 
             linksPerTarget[i] = 0;
-            setTargets[i] = targets[i];
 
             // Through the routing table's root cache: the same coordinates come up hop after hop.
             if (!routes.TryGetRoot(keySpace, targets[i], out var root))

@@ -60,19 +60,15 @@ internal sealed class RoutingTable
         }
 
         _axisHops = new byte[shape.X + shape.Y + shape.Z];
-        for (var i = 0; i < shape.X; i++)
+        var offset = 0;
+        foreach (var axis in (ReadOnlySpan<Axis>)[Axis.X, Axis.Y, Axis.Z])
         {
-            _axisHops[i] = AxisHops(self.X, i, shape.X, LinkDirection.PlusX, LinkDirection.MinusX);
-        }
+            for (var i = 0; i < shape[axis]; i++)
+            {
+                _axisHops[offset + i] = AxisHops(self[axis], i, shape[axis], LinkDirections.Of(axis, +1), LinkDirections.Of(axis, -1));
+            }
 
-        for (var i = 0; i < shape.Y; i++)
-        {
-            _axisHops[shape.X + i] = AxisHops(self.Y, i, shape.Y, LinkDirection.PlusY, LinkDirection.MinusY);
-        }
-
-        for (var i = 0; i < shape.Z; i++)
-        {
-            _axisHops[shape.X + shape.Y + i] = AxisHops(self.Z, i, shape.Z, LinkDirection.PlusZ, LinkDirection.MinusZ);
+            offset += shape[axis];
         }
 
         _computations = computations ?? new RoutingComputationCache(shape, graphsMax: 1);
