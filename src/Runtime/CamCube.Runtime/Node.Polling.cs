@@ -134,7 +134,9 @@ public sealed partial class Node
         Packet? packet;
         try
         {
-            packet = slot.Base is { } service ? service.Poll(link) : slot.Service.Poll(link);
+            packet = slot.PolledRouter is { } router ? router.Poll(link)
+                : slot.Base is { } service ? service.Poll(link)
+                : slot.Service.Poll(link);
         }
 #pragma warning disable CA1031 // A faulty service must not take the node down.
         catch (Exception ex)

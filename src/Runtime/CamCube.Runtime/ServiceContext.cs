@@ -86,8 +86,9 @@ internal sealed class ServiceContext(Node node, ServiceSlot slot) : INodeContext
             throw new InvalidOperationException($"Service {slot.Service.Name} already has an extended router on node {node.Self}.");
         }
 
-        slot.Router = new ExtendedRouter(node, slot, protocol, defaultQueue);
-        return slot.Router;
+        var router = new ExtendedRouter(node, slot, protocol, defaultQueue);
+        slot.AttachRouter(router);
+        return router;
     }
 
     public ITimer CreateTimer(Action callback, TimeSpan dueTime, TimeSpan period)

@@ -46,8 +46,23 @@ internal sealed class ServiceSlot
 
     public ServiceContext? Context { get; set; }
 
-    /// <summary>Gets or sets the service's extended router, if it uses the extended routing service.</summary>
-    public ExtendedRouter? Router { get; set; }
+    /// <summary>Gets the service's extended router, if it uses the extended routing service.</summary>
+    public ExtendedRouter? Router { get; private set; }
+
+    /// <summary>
+    /// Gets the router the node polls directly, without the service's <see cref="IService.Poll"/>:
+    /// set when the service's Poll is <see cref="RoutedServiceBase"/>'s own, which only asks the
+    /// router (two calls fewer for every poll of every link); null when the service polls itself.
+    /// </summary>
+    public ExtendedRouter? PolledRouter { get; private set; }
+
+    /// <summary>Attaches the service's extended router and decides whether the node may poll it directly.</summary>
+    public void AttachRouter(ExtendedRouter router)
+    {
+        Router = router;
+        var poll = Service.GetType().GetMethod(nameof(IService.Poll), [typeof(LinkDirection)]);
+        PolledRouter = Service is RoutedServiceBase && poll?.DeclaringType == typeof(RoutedServiceBase) ? router : null;
+    }
 
     public bool Registered { get; set; } = true;
 }

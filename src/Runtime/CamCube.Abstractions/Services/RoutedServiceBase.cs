@@ -66,7 +66,12 @@ public abstract class RoutedServiceBase : ServiceBase, IRoutingProtocol
         return ForwardDecision.Consumed;
     }
 
-    /// <inheritdoc/>
+    /// <summary>
+    /// Offers the router's next packet for <paramref name="link"/>. While a service does not override
+    /// this, the node asks the router directly, skipping this call.
+    /// </summary>
+    /// <param name="link">The link that has room.</param>
+    /// <returns>The packet to send on <paramref name="link"/>, or null.</returns>
     public override Packet? Poll(LinkDirection link) => _router?.Poll(link);
 
     /// <summary>The rectilinear distance between two key coordinates (symbiotic-routing 7: <c>dist</c>).</summary>

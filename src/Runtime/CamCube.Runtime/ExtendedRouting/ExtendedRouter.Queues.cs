@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using CamCube.Packets;
 using CamCube.Services;
 
@@ -85,6 +86,7 @@ internal sealed partial class ExtendedRouter
     }
 
     /// <summary>Puts a packet whose targets and links are in <paramref name="set"/> in the queue <c>classify</c> picks, and pumps.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private RouteStatus Queue(Packet packet, TargetSet set, int count, byte links)
     {
         if (links == 0)
@@ -214,6 +216,7 @@ internal sealed partial class ExtendedRouter
     }
 
     /// <summary>Takes the oldest packet of <paramref name="queue"/> for <paramref name="link"/>, dropping expired ones, and points it at its K entry.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private Packet? TakeLive(RouterQueue queue, LinkDirection link)
     {
         if (queue.Packets.Count == 0)
@@ -307,6 +310,7 @@ internal sealed partial class ExtendedRouter
     private TargetSet RentSet() => _freeTargets.Count > 0 ? _freeTargets.Pop() : new TargetSet(TargetsMax);
 
     /// <summary>Returns a set to the pool, unless it is the router's pending set.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void ReleaseSet(TargetSet set)
     {
         if (set != _pendingSet)
@@ -316,6 +320,7 @@ internal sealed partial class ExtendedRouter
     }
 
     /// <summary>Takes the target set off a packet leaving the queue: its own, or the pending set if it is the pending packet.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private TargetSet DetachSet(Packet packet)
     {
         if (ReferenceEquals(packet, _pending))
