@@ -155,14 +155,12 @@ internal sealed partial class ExtendedRouter
         return RouteStatus.DeliveredLocally;
     }
 
-    private RouterQueue? Classify(Packet packet)
-    {
-        if (_queues.Count == 1)
-        {
-            // Only the default queue: nothing to choose, so classify is not asked.
-            return _queues[0];
-        }
+    // Only the default queue: nothing to choose, so classify is not asked (and no call is made).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private RouterQueue? Classify(Packet packet) => _queues.Count == 1 ? _queues[0] : AskClassify(packet);
 
+    private RouterQueue? AskClassify(Packet packet)
+    {
         try
         {
             return FindQueue(_protocol.Classify(packet));
