@@ -30,6 +30,24 @@ public sealed class SameTestsOnBothTransportsTests
 
     [Theory]
     [MemberData(nameof(Transports))]
+    public void BurstThatQueuesBehindItsLinksIsDeliveredWholeOnEitherTransport(string transport)
+    {
+        // In the simulator the node asks for room only while packets wait (room on request): a
+        // burst of 500 frames, one link slot each, must still drain through every hop.
+        var shape = new TorusShape(4, 4, 4);
+        var cube = TestCube.Start(transport, shape, n => n.Register(new BurstService()));
+        var key = Key.FromString("burst");
+        var root = KeySpace.For(shape).GetServersForKey(key, 1)[0];
+        var sender = new Coordinate((root.X + 2) % 4, (root.Y + 2) % 4, (root.Z + 1) % 4);
+
+        cube[sender].GetService<BurstService>()!.Send(500, key);
+
+        var receiver = cube[root].GetService<BurstService>()!;
+        Assert.True(cube.RunUntil(() => receiver.Delivered == 500, TimeSpan.FromSeconds(1)));
+    }
+
+    [Theory]
+    [MemberData(nameof(Transports))]
     public void NextServerInTheListAnswersWhenTheRootFailsOnEitherTransport(string transport)
     {
         var shape = new TorusShape(3, 3, 3);

@@ -14,7 +14,7 @@ namespace CamCube.Runtime;
 /// Frame payload (wire format v1): a 2-byte count, then per update 11 bytes: origin x, y, z
 /// (2 bytes each), sequence number (4 bytes), up-links mask (1 byte, bit i for direction i).
 /// </remarks>
-internal sealed class LinkStateService : IService
+internal sealed class LinkStateService : IControlService
 {
     public const int EntrySizeBytes = 11;
 
@@ -135,6 +135,9 @@ internal sealed class LinkStateService : IService
 
         return false;
     }
+
+    /// <inheritdoc/>
+    public bool HasPending(int d) => _pending[d].Count > 0;
 
     public Packet? Poll(LinkDirection link)
     {

@@ -14,7 +14,7 @@ namespace CamCube.Runtime;
 /// neighbours, whose heartbeats may be waiting in the loop's queue behind the late tick.
 /// </summary>
 /// <remarks>Frame payload (wire format v1): the sender's 4-byte incarnation number.</remarks>
-internal sealed class LivenessService : IService
+internal sealed class LivenessService : IControlService
 {
     private readonly Node _node;
     private readonly long[] _lastHeardTimestamp = new long[LinkDirections.Count];
@@ -129,6 +129,9 @@ internal sealed class LivenessService : IService
 
         return false;
     }
+
+    /// <inheritdoc/>
+    public bool HasPending(int d) => _heartbeatDue[d];
 
     public Packet? Poll(LinkDirection link)
     {

@@ -70,12 +70,55 @@ public sealed partial class Node
                 slot!.Counters.PacketsSent++;
                 slot.Counters.BytesSent += length;
             }
+
+            if (_roomRequests is { } requests && _running && WantsRoom(d))
+            {
+                requests.RequestRoom(link);
+            }
         }
         finally
         {
             _pumping[d] = false;
         }
     }
+
+    /// <summary>
+    /// Gets whether a poll of link <paramref name="d"/> might find a packet: a control service has
+    /// one waiting, a service polls for its own, or a send queue holds one for the link. A transport
+    /// with room on request is asked for room only then.
+    /// </summary>
+    private bool WantsRoom(int d)
+    {
+        if (_pollingDataSlots > 0 || _liveness.HasPending(d) || _linkState.HasPending(d))
+        {
+            return true;
+        }
+
+        // The control services are liveness and link state, asked above; their queues stay empty but are checked like any other.
+        var link = (LinkDirection)d;
+        for (var i = 0; i < _controlSlots.Count; i++)
+        {
+            var queue = _controlSlots[i].Queue;
+            if (queue.Count > 0 && queue.MayHaveFor(link))
+            {
+                return true;
+            }
+        }
+
+        for (var i = 0; i < _dataSlots.Count; i++)
+        {
+            var slot = _dataSlots[i];
+            if (slot.Router is not null || (slot.Queue.Count > 0 && slot.Queue.MayHaveFor(link)))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>Gets whether the service's own poll may hand out a packet for link <paramref name="d"/> (else only its queue can).</summary>
+    private static bool MayPoll(ServiceSlot slot, int d) => slot.Control is { } control ? control.HasPending(d) : slot.Polls;
 
     private Packet? PollOnce(LinkDirection link, out ServiceSlot? from)
     {
@@ -93,6 +136,22 @@ public sealed partial class Node
         // time, so an idle service earns no credit); the first with a packet wins and pays a stride.
         var d = (int)link;
         var count = _dataSlots.Count;
+        if (count == 1)
+        {
+            // One data service: it is the one asked, at its pass (the loop below would do the same).
+            var only = _dataSlots[0];
+            var onlyPass = Math.Max(only.Pass[d], _virtualTime[d]);
+            var taken = PollSlot(only, link);
+            if (taken is not null)
+            {
+                _virtualTime[d] = onlyPass;
+                only.Pass[d] = onlyPass + only.Stride;
+            }
+
+            from = taken is null ? null : only;
+            return taken;
+        }
+
         Span<bool> asked = count <= 64 ? stackalloc bool[count] : new bool[count];
         for (var round = 0; round < count; round++)
         {
@@ -131,21 +190,25 @@ public sealed partial class Node
 
     private Packet? PollSlot(ServiceSlot slot, LinkDirection link)
     {
-        Packet? packet;
-        try
+        Packet? packet = null;
+        if (MayPoll(slot, (int)link))
         {
-            packet = slot.PolledRouter is { } router ? router.Poll(link)
-                : slot.Base is { } service ? service.Poll(link)
-                : slot.Service.Poll(link);
-        }
+            try
+            {
+                packet = slot.PolledRouter is { } router ? router.Poll(link)
+                    : slot.Base is { } service ? service.Poll(link)
+                    : slot.Service.Poll(link);
+            }
 #pragma warning disable CA1031 // A faulty service must not take the node down.
-        catch (Exception ex)
+            catch (Exception ex)
 #pragma warning restore CA1031
-        {
-            Log.ServiceThrew(_logger, ex, slot.Service.Name, nameof(Services.IService.Poll), Self);
-            packet = null;
+            {
+                Log.ServiceThrew(_logger, ex, slot.Service.Name, nameof(Services.IService.Poll), Self);
+                packet = null;
+            }
         }
 
-        return packet ?? slot.Queue.TryTake(link);
+        // A service that does not poll (a ServiceBase that keeps the base Poll, or a control service with nothing pending) would return null.
+        return packet ?? (slot.Queue.Count > 0 ? slot.Queue.TryTake(link) : null);
     }
 }

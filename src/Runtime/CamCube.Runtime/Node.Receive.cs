@@ -28,10 +28,18 @@ public sealed partial class Node
             return;
         }
 
-        if (!_slotsById.TryGetValue(frame.ServiceId, out var slot))
+        // Most frames in a row are for the same service: the last slot found is checked first.
+        var serviceId = frame.ServiceId;
+        var slot = _lastReceivedSlot;
+        if (slot is null || slot.Id != serviceId || !slot.Registered)
         {
-            DropWithLog(frame, DropReason.UnknownService, $"service id 0x{frame.ServiceId:X4} on link {link.ToShortName()}");
-            return;
+            if (!_slotsById.TryGetValue(serviceId, out slot))
+            {
+                DropWithLog(frame, DropReason.UnknownService, $"service id 0x{serviceId:X4} on link {link.ToShortName()}");
+                return;
+            }
+
+            _lastReceivedSlot = slot;
         }
 
         slot.Counters.PacketsReceived++;

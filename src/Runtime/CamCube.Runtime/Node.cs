@@ -24,6 +24,9 @@ public sealed partial class Node : ITransportSink, ILoopWork
     public const long ServerCountMax = 1L << 24;
 
     private readonly ILinkTransport _transport;
+
+    /// <summary>The transport's room-on-request capability, if it has one: then the node asks for room only while something waits for a link.</summary>
+    private readonly ILinkRoomRequests? _roomRequests;
     private readonly IEventLoop _loop;
     private readonly ILoggerFactory _loggerFactory;
     private readonly ILogger _logger;
@@ -39,6 +42,8 @@ public sealed partial class Node : ITransportSink, ILoopWork
     private readonly byte _existingLinks;
     private NodeMetrics? _metrics;
     private byte _upLinks;
+    private int _pollingDataSlots;
+    private ServiceSlot? _lastReceivedSlot;
     private bool _running;
     private bool _stopped;
 
@@ -52,6 +57,8 @@ public sealed partial class Node : ITransportSink, ILoopWork
     public Node(ILinkTransport transport, IEventLoop loop, PacketPool pool, NodeOptions? options = null, ILoggerFactory? loggerFactory = null)
     {
         _transport = transport ?? throw new ArgumentNullException(nameof(transport));
+        _roomRequests = transport as ILinkRoomRequests;
+        _roomRequests?.EnableRoomOnRequest();
         _loop = loop ?? throw new ArgumentNullException(nameof(loop));
         Pool = pool ?? throw new ArgumentNullException(nameof(pool));
         Options = options ?? new NodeOptions();
@@ -174,6 +181,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
         }
 
         _dataSlots.Remove(slot);
+        _pollingDataSlots -= slot.Polls ? 1 : 0;
         slot.Registered = false;
         ReleaseQueued(slot, DropReason.Shutdown);
         slot.Service.OnDeregistered();
@@ -328,6 +336,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
         slot.Context = new ServiceContext(this, slot);
         _slotsById.Add(service.ServiceId, slot);
         (isControl ? _controlSlots : _dataSlots).Add(slot);
+        _pollingDataSlots += slot.Polls ? 1 : 0;
 
         // A newcomer starts at the links' current virtual time, so it gets no credit for the past.
         for (var d = 0; d < LinkDirections.Count; d++)

@@ -79,6 +79,13 @@ internal sealed class SendQueue
         }
     }
 
+    /// <summary>
+    /// Gets whether a packet may be waiting for <paramref name="link"/>: true if one is, and also
+    /// while the link's ring holds entries of packets that left by another link (it drops them when polled).
+    /// </summary>
+    public bool MayHaveFor(LinkDirection link) =>
+        (_solo is { } solo && (solo.EligibleLinks & (1 << (int)link)) != 0) || _rings[(int)link].Count > 0;
+
     /// <summary>Takes the oldest live packet that may leave on <paramref name="link"/>.</summary>
     public Packet? TryTake(LinkDirection link)
     {

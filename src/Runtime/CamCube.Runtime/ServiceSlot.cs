@@ -12,11 +12,17 @@ internal sealed class ServiceSlot
     public ServiceSlot(IService service, int weight, bool isControl, int sendQueuePacketsMax)
     {
         Service = service;
+        Id = service.ServiceId;
         Base = service as ServiceBase;
+        Control = isControl ? service as IControlService : null;
         Weight = weight;
         IsControl = isControl;
         Stride = StrideUnit / weight;
         Queue = new SendQueue(sendQueuePacketsMax);
+
+        // Checked once: whether a poll may make a packet the queue does not hold (the control
+        // services say so per link themselves, see Node.WantsRoom).
+        Polls = isControl ? Control is null : (Base is null || Base.GetType().GetMethod(nameof(ServiceBase.Poll), [typeof(LinkDirection)])?.DeclaringType != typeof(ServiceBase));
     }
 
     public IService Service { get; }
@@ -28,12 +34,23 @@ internal sealed class ServiceSlot
     /// </summary>
     public ServiceBase? Base { get; }
 
-    public ushort Id => Service.ServiceId;
+    /// <summary>Gets the service as a control service that tells whether it has packets pending, or null.</summary>
+    public IControlService? Control { get; }
+
+    /// <summary>Gets the service id, read once at registration (it keys the node's slots).</summary>
+    public ushort Id { get; }
 
     public int Weight { get; }
 
     /// <summary>Gets whether this is a control service (liveness, link state), polled before any data service.</summary>
     public bool IsControl { get; }
+
+    /// <summary>
+    /// Gets whether the service's own <see cref="IService.Poll"/> may hand out packets: it is not a
+    /// <see cref="ServiceBase"/>, or overrides <see cref="ServiceBase.Poll"/>. A data service that
+    /// does not only ever sends what waits in its <see cref="Queue"/>.
+    /// </summary>
+    public bool Polls { get; }
 
     public long Stride { get; }
 

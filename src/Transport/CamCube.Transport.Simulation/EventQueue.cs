@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using CamCube.Packets;
 
 namespace CamCube.Transport.Simulation;
 
@@ -35,7 +36,7 @@ internal sealed class EventQueue
     public int Count { get; private set; }
 
     /// <summary>Queues <paramref name="item"/> due at <paramref name="dueNanoseconds"/>, ordered behind every queued event with a lower sequence at the same time.</summary>
-    public void Enqueue(long dueNanoseconds, long sequence, in SimulationEvent item)
+    public int Enqueue(long dueNanoseconds, long sequence, in SimulationEvent item)
     {
         if (Count == _heap.Length)
         {
@@ -45,6 +46,20 @@ internal sealed class EventQueue
         var slot = _freeCount > 0 ? _freeSlots[--_freeCount] : _slotsUsed++;
         _slots[slot] = item;
         SiftUp(Count++, new HeapEntry(dueNanoseconds, sequence, slot));
+        return slot;
+    }
+
+    /// <summary>
+    /// Cancels the pending event in <paramref name="slot"/> (returned by <see cref="Enqueue"/>; the
+    /// caller knows it has not run yet): it stays in the heap but is dequeued as
+    /// <see cref="SimulationEventCodes.Cancelled"/>. Returns the packet it held, for the caller to release.
+    /// </summary>
+    public Packet? Cancel(int slot)
+    {
+        ref var item = ref _slots[slot];
+        var packet = item.Packet;
+        item = new SimulationEvent(item.Target, SimulationEventCodes.Cancelled, 0, null);
+        return packet;
     }
 
     /// <summary>Gets the due time of the first event; false if the queue is empty.</summary>

@@ -1,19 +1,29 @@
 namespace CamCube.Transport.Simulation;
 
 /// <summary>
-/// The state of one end of a simulated link: its transmit queue (a ring in the network's shared
-/// frame array), whether it is up, and its counters. Kept in one flat array per network.
+/// The state of one end of a simulated link: its transmit queue (a ring of departure times in the
+/// network's shared arrays), whether it is up, whether its node asked for room, and its counters.
+/// Kept in one flat array per network.
 /// </summary>
 internal struct LinkEndpoint
 {
     /// <summary>The slot of the head frame in this endpoint's ring.</summary>
     public int QueueHead;
 
-    /// <summary>How many frames are queued, the one being serialized included.</summary>
+    /// <summary>How many frames are queued, the one being serialized included (frames whose departure has come are taken out lazily).</summary>
     public int QueueCount;
 
-    /// <summary>The engine sequence of the pending transmit-done event, 0 when the link is idle.</summary>
-    public long TransmitSequence;
+    /// <summary>The engine slot of the pending room event, valid while <see cref="RoomEventPending"/>.</summary>
+    public int RoomSlot;
+
+    /// <summary>Whether a room event is scheduled for this endpoint's head frame's departure.</summary>
+    public bool RoomEventPending;
+
+    /// <summary>Whether the node wants to hear of room when a frame leaves: always, unless its node enabled room on request.</summary>
+    public bool RoomRequested;
+
+    /// <summary>Whether the node enabled room on request (<see cref="ILinkRoomRequests"/>).</summary>
+    public bool RoomOnRequest;
 
     /// <summary>The virtual time this endpoint last went down; frames sent before it are lost.</summary>
     public long LastDownNanoseconds;

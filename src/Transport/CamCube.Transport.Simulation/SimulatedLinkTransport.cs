@@ -12,7 +12,7 @@ namespace CamCube.Transport.Simulation;
 /// the MTU is a programming error and throws. Once failed (<see cref="SimulatedNetwork.KillServer"/>
 /// or <see cref="Stop"/>), a transport stays failed; a restarted server gets a new one.
 /// </remarks>
-public sealed class SimulatedLinkTransport : ILinkTransport
+public sealed class SimulatedLinkTransport : ILinkTransport, ILinkRoomRequests
 {
     private readonly SimulatedNetwork _network;
     private bool _started;
@@ -46,6 +46,9 @@ public sealed class SimulatedLinkTransport : ILinkTransport
     internal bool IsRunning => _started && !_failed;
 
     internal ITransportSink? Sink { get; private set; }
+
+    /// <summary>Gets whether the node enabled room on request.</summary>
+    internal bool RoomOnRequest { get; private set; }
 
     /// <inheritdoc/>
     /// <remarks>The node then hears, at the current virtual time, of room on each up link and of each down link.</remarks>
@@ -84,6 +87,21 @@ public sealed class SimulatedLinkTransport : ILinkTransport
     /// <inheritdoc/>
     /// <exception cref="ArgumentException">The frame is longer than <see cref="MtuBytes"/>.</exception>
     public bool TrySend(LinkDirection link, Packet frame) => _network.TrySend(this, link, frame);
+
+    /// <inheritdoc/>
+    /// <exception cref="InvalidOperationException">The transport has started.</exception>
+    public void EnableRoomOnRequest()
+    {
+        if (_started)
+        {
+            throw new InvalidOperationException("Room on request is enabled before the transport starts.");
+        }
+
+        RoomOnRequest = true;
+    }
+
+    /// <inheritdoc/>
+    public void RequestRoom(LinkDirection link) => _network.RequestRoom(this, link);
 
     internal void MarkFailed()
     {

@@ -154,21 +154,24 @@ public sealed partial class SimulatedNetwork
         }
     }
 
-    /// <summary>Drops every frame queued on an endpoint, the one being serialized included.</summary>
+    /// <summary>Drops every frame queued on an endpoint, the one being serialized included (their arrivals are cancelled), and its pending room event.</summary>
     private void Flush(int e)
     {
         ref var endpoint = ref _endpoints[e];
+        Advance(e, ref endpoint);
         var baseSlot = e * _queueMax;
         for (var i = 0; i < endpoint.QueueCount; i++)
         {
             var slot = endpoint.QueueHead + i;
-            slot = baseSlot + (slot >= _queueMax ? slot - _queueMax : slot);
-            Drop(_queued[slot]!);
-            _queued[slot] = null;
+            Drop(_engine.Cancel(_arrivalSlots[baseSlot + (slot >= _queueMax ? slot - _queueMax : slot)])!);
         }
 
         endpoint.QueueHead = 0;
         endpoint.QueueCount = 0;
-        endpoint.TransmitSequence = 0;
+        if (endpoint.RoomEventPending)
+        {
+            _engine.Cancel(endpoint.RoomSlot);
+            endpoint.RoomEventPending = false;
+        }
     }
 }

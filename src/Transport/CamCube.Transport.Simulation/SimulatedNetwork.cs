@@ -14,8 +14,13 @@ namespace CamCube.Transport.Simulation;
 /// <remarks>
 /// <para>State is kept in flat arrays indexed by link endpoint (<c>server * 6 + direction</c>)
 /// and shared by all servers, with one immutable <see cref="SimulatedNetworkOptions"/>: per
-/// server, about 6 * (72 + 8 * <see cref="SimulatedNetworkOptions.FramesQueuedMax"/>) bytes
+/// server, about 6 * (72 + 16 * <see cref="SimulatedNetworkOptions.FramesQueuedMax"/>) bytes
 /// plus its transport object, so 8,000 servers take a few megabytes.</para>
+/// <para>Events per frame and hop: one, its arrival. A frame's departure time is known when it is
+/// queued (links are FIFO at a fixed rate), so its arrival is scheduled then, and the queue takes
+/// departed frames out lazily. Room is an event of its own, at the head frame's departure, only
+/// when the node wants it: always for a node that did not enable room on request
+/// (<see cref="ILinkRoomRequests"/>), else only after it asked. A flushed frame's arrival is cancelled.</para>
 /// <para>All events run on the <see cref="SimulationEngine"/>; sink calls happen inside them,
 /// which is on every node's loop. Failures: see <see cref="KillServer"/> and <see cref="CutLink"/>.</para>
 /// </remarks>
@@ -26,7 +31,9 @@ public sealed partial class SimulatedNetwork : ILoopWork
     private readonly SimulationEngine _engine;
     private readonly LinkEndpoint[] _endpoints;
     private readonly int[] _peers;
-    private readonly Packet?[] _queued;
+    private readonly long[] _departures;
+    private readonly int[] _lengths;
+    private readonly int[] _arrivalSlots;
     private readonly SimulatedLinkTransport?[] _transports;
     private readonly bool[] _alive;
     private readonly long[] _aliveSinceNanoseconds;
@@ -68,7 +75,9 @@ public sealed partial class SimulatedNetwork : ILoopWork
         _nanosecondsPerByte = bitNanoseconds % options.BandwidthBitsPerSecond == 0 ? bitNanoseconds / options.BandwidthBitsPerSecond : 0;
         _endpoints = new LinkEndpoint[ServerCount * LinksPerServer];
         _peers = new int[_endpoints.Length];
-        _queued = new Packet?[_endpoints.Length * _queueMax];
+        _departures = new long[_endpoints.Length * _queueMax];
+        _lengths = new int[_departures.Length];
+        _arrivalSlots = new int[_departures.Length];
         _transports = new SimulatedLinkTransport?[ServerCount];
         _alive = new bool[ServerCount];
         _aliveSinceNanoseconds = new long[ServerCount];
@@ -127,7 +136,8 @@ public sealed partial class SimulatedNetwork : ILoopWork
     public LinkStatistics GetLinkStatistics(Coordinate coordinate, LinkDirection link)
     {
         var e = EndpointOf(IndexOf(coordinate), link);
-        ref readonly var endpoint = ref _endpoints[e];
+        ref var endpoint = ref _endpoints[e];
+        Advance(e, ref endpoint);
         return new LinkStatistics(endpoint.FramesTransmitted, endpoint.BytesTransmitted, endpoint.FramesDelivered, endpoint.IsUp && _alive[e / LinksPerServer]);
     }
 
@@ -139,11 +149,11 @@ public sealed partial class SimulatedNetwork : ILoopWork
     {
         switch (code)
         {
-            case SimulationEventCodes.TransmitDone:
-                OnTransmitDone(argument);
-                break;
             case SimulationEventCodes.Arrival:
                 OnArrival(argument, packet!);
+                break;
+            case SimulationEventCodes.RoomDue:
+                OnRoomDue(argument);
                 break;
             default:
                 OnLinkEvent(code, argument);
@@ -159,8 +169,33 @@ public sealed partial class SimulatedNetwork : ILoopWork
         }
 
         var e = (transport.ServerIndex * LinksPerServer) + (int)link;
-        ref readonly var endpoint = ref _endpoints[e];
-        return _peers[e] >= 0 && endpoint.IsUp && endpoint.QueueCount < _queueMax;
+        ref var endpoint = ref _endpoints[e];
+        if (_peers[e] < 0 || !endpoint.IsUp)
+        {
+            return false;
+        }
+
+        Advance(e, ref endpoint);
+        return endpoint.QueueCount < _queueMax;
+    }
+
+    internal void RequestRoom(SimulatedLinkTransport transport, LinkDirection link)
+    {
+        if (!transport.IsRunning || (uint)link >= LinksPerServer)
+        {
+            return;
+        }
+
+        var e = (transport.ServerIndex * LinksPerServer) + (int)link;
+        if (_peers[e] < 0)
+        {
+            return;
+        }
+
+        ref var endpoint = ref _endpoints[e];
+        endpoint.RoomRequested = true;
+        Advance(e, ref endpoint);
+        ArmRoom(e, ref endpoint);
     }
 
     internal bool TrySend(SimulatedLinkTransport transport, LinkDirection link, Packet frame)
@@ -176,17 +211,26 @@ public sealed partial class SimulatedNetwork : ILoopWork
             return false;
         }
 
+        // HasRoom took out the frames that left: the link is free from the last queued one's departure, or now.
         var e = (transport.ServerIndex * LinksPerServer) + (int)link;
         ref var endpoint = ref _endpoints[e];
-        var slot = endpoint.QueueHead + endpoint.QueueCount;
-        _queued[(e * _queueMax) + (slot >= _queueMax ? slot - _queueMax : slot)] = frame;
-        endpoint.QueueCount++;
-        FramesSent++;
-        if (endpoint.QueueCount == 1)
+        var baseSlot = e * _queueMax;
+        var start = _engine.ElapsedNanoseconds;
+        if (endpoint.QueueCount > 0)
         {
-            endpoint.TransmitSequence = _engine.Schedule(SerializationNanoseconds(frame.Length), this, SimulationEventCodes.TransmitDone, e, frame);
+            var tail = endpoint.QueueHead + endpoint.QueueCount - 1;
+            start = _departures[baseSlot + (tail >= _queueMax ? tail - _queueMax : tail)];
         }
 
+        var departure = start + SerializationNanoseconds(frame.Length);
+        var slot = endpoint.QueueHead + endpoint.QueueCount;
+        var i = baseSlot + (slot >= _queueMax ? slot - _queueMax : slot);
+        _departures[i] = departure;
+        _lengths[i] = frame.Length;
+        _arrivalSlots[i] = _engine.ScheduleAt(departure + _propagationNanoseconds, this, SimulationEventCodes.Arrival, _peers[e], frame);
+        endpoint.QueueCount++;
+        FramesSent++;
+        ArmRoom(e, ref endpoint);
         return true;
     }
 
@@ -196,6 +240,9 @@ public sealed partial class SimulatedNetwork : ILoopWork
         var first = transport.ServerIndex * LinksPerServer;
         for (var e = first; e < first + LinksPerServer; e++)
         {
+            ref var endpoint = ref _endpoints[e];
+            endpoint.RoomOnRequest = transport.RoomOnRequest;
+            endpoint.RoomRequested = !transport.RoomOnRequest;
             if (_peers[e] >= 0)
             {
                 _engine.Post(this, _endpoints[e].IsUp ? SimulationEventCodes.LinkRoom : SimulationEventCodes.LinkDown, e, null);
@@ -203,37 +250,54 @@ public sealed partial class SimulatedNetwork : ILoopWork
         }
     }
 
-    private void OnTransmitDone(int e)
+    /// <summary>Takes the frames whose departure has come out of an endpoint's queue, counting them as transmitted.</summary>
+    private void Advance(int e, ref LinkEndpoint endpoint)
+    {
+        var baseSlot = e * _queueMax;
+        var now = _engine.ElapsedNanoseconds;
+        while (endpoint.QueueCount > 0)
+        {
+            var i = baseSlot + endpoint.QueueHead;
+            if (_departures[i] > now)
+            {
+                break;
+            }
+
+            endpoint.FramesTransmitted++;
+            endpoint.BytesTransmitted += _lengths[i];
+            endpoint.QueueHead = endpoint.QueueHead + 1 == _queueMax ? 0 : endpoint.QueueHead + 1;
+            endpoint.QueueCount--;
+        }
+    }
+
+    /// <summary>Schedules a room event at the head frame's departure if the node wants one and none is pending. The caller advanced the queue.</summary>
+    private void ArmRoom(int e, ref LinkEndpoint endpoint)
+    {
+        if (endpoint.RoomRequested && !endpoint.RoomEventPending && endpoint.QueueCount > 0)
+        {
+            endpoint.RoomSlot = _engine.ScheduleAt(_departures[(e * _queueMax) + endpoint.QueueHead], this, SimulationEventCodes.RoomDue, e, null);
+            endpoint.RoomEventPending = true;
+        }
+    }
+
+    private void OnRoomDue(int e)
     {
         ref var endpoint = ref _endpoints[e];
-        if (endpoint.TransmitSequence != _engine.CurrentSequence)
-        {
-            return; // The queue was flushed (link down) after this frame started.
-        }
-
-        var slot = (e * _queueMax) + endpoint.QueueHead;
-        var frame = _queued[slot]!;
-        _queued[slot] = null;
-        endpoint.QueueHead = endpoint.QueueHead + 1 == _queueMax ? 0 : endpoint.QueueHead + 1;
-        endpoint.QueueCount--;
-        endpoint.FramesTransmitted++;
-        endpoint.BytesTransmitted += frame.Length;
-        _engine.Schedule(_propagationNanoseconds, this, SimulationEventCodes.Arrival, _peers[e], frame);
-        if (endpoint.QueueCount > 0)
-        {
-            var next = _queued[(e * _queueMax) + endpoint.QueueHead]!;
-            endpoint.TransmitSequence = _engine.Schedule(SerializationNanoseconds(next.Length), this, SimulationEventCodes.TransmitDone, e, next);
-        }
-        else
-        {
-            endpoint.TransmitSequence = 0;
-        }
-
+        endpoint.RoomEventPending = false;
         var transport = _transports[e / LinksPerServer];
-        if (transport is { IsRunning: true })
+        if (transport is not { IsRunning: true })
         {
-            transport.Sink!.OnLinkRoom((LinkDirection)(e % LinksPerServer));
+            return;
         }
+
+        Advance(e, ref endpoint);
+        if (endpoint.RoomOnRequest)
+        {
+            endpoint.RoomRequested = false;
+        }
+
+        transport.Sink!.OnLinkRoom((LinkDirection)(e % LinksPerServer));
+        ArmRoom(e, ref _endpoints[e]);
     }
 
     private void OnArrival(int e, Packet frame)
@@ -278,6 +342,12 @@ public sealed partial class SimulatedNetwork : ILoopWork
 
         if (HasRoom(transport, link))
         {
+            ref var endpoint = ref _endpoints[e];
+            if (endpoint.RoomOnRequest)
+            {
+                endpoint.RoomRequested = false;
+            }
+
             sink.OnLinkRoom(link);
         }
     }

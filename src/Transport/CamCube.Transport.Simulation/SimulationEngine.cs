@@ -74,9 +74,6 @@ public sealed class SimulationEngine : TimeProvider, IEventLoop
     /// <summary>Gets <see cref="TraceHash"/> as 16 lower-case hex digits.</summary>
     public string TraceHashHex => TraceHash.ToString("x16", CultureInfo.InvariantCulture);
 
-    /// <summary>Gets the insertion sequence of the event that is running, 0 outside an event.</summary>
-    internal long CurrentSequence { get; private set; }
-
     /// <inheritdoc/>
     TimeProvider IEventLoop.TimeProvider => this;
 
@@ -206,6 +203,16 @@ public sealed class SimulationEngine : TimeProvider, IEventLoop
         return true;
     }
 
+    /// <summary>
+    /// Queues a work item at virtual time <paramref name="dueNanoseconds"/> (not before now) for the
+    /// simulator's own use and returns its slot, with which <see cref="Cancel"/> can cancel it while pending.
+    /// </summary>
+    internal int ScheduleAt(long dueNanoseconds, ILoopWork target, int code, int argument, Packet? packet) =>
+        _queue.Enqueue(dueNanoseconds, ++_sequence, new SimulationEvent(target, code, argument, packet));
+
+    /// <summary>Cancels a pending event scheduled with <see cref="ScheduleAt"/> (the caller knows it has not run) and returns its packet.</summary>
+    internal Packet? Cancel(int slot) => _queue.Cancel(slot);
+
     private long Enqueue(long dueNanoseconds, ILoopWork target, int code, int argument, Packet? packet)
     {
         var sequence = ++_sequence;
@@ -220,7 +227,7 @@ public sealed class SimulationEngine : TimeProvider, IEventLoop
             var item = _queue.Dequeue(out _, out var sequence);
             _nowNanoseconds = due;
             var timer = item.Target as SimulationTimer;
-            if (timer is not null && !timer.IsArmedFor(sequence))
+            if ((timer is not null && !timer.IsArmedFor(sequence)) || item.Code == SimulationEventCodes.Cancelled)
             {
                 continue;
             }
@@ -229,26 +236,19 @@ public sealed class SimulationEngine : TimeProvider, IEventLoop
             _trace.Add((ulong)due);
             _trace.Add(((ulong)(uint)item.Code << 32) | (uint)item.Argument);
             _trace.Add((ulong)(item.Packet?.Length ?? -1));
-            CurrentSequence = sequence;
-            try
+
+            // The two simulator types that run most events are called directly, not through the interface.
+            if (item.Target is SimulatedNetwork network)
             {
-                // The two simulator types that run most events are called directly, not through the interface.
-                if (item.Target is SimulatedNetwork network)
-                {
-                    network.RunEvent(item.Code, item.Argument, item.Packet);
-                }
-                else if (timer is not null)
-                {
-                    timer.Execute(item.Code, item.Argument, item.Packet);
-                }
-                else
-                {
-                    item.Target.Execute(item.Code, item.Argument, item.Packet);
-                }
+                network.RunEvent(item.Code, item.Argument, item.Packet);
             }
-            finally
+            else if (timer is not null)
             {
-                CurrentSequence = 0;
+                timer.Execute(item.Code, item.Argument, item.Packet);
+            }
+            else
+            {
+                item.Target.Execute(item.Code, item.Argument, item.Packet);
             }
 
             return true;

@@ -12,9 +12,6 @@ internal static class SimulationEventCodes
     /// <summary>An action scheduled with <see cref="SimulationEngine.At"/> runs; the argument is its id.</summary>
     public const int Action = -2;
 
-    /// <summary>A link finished serializing its head frame; the argument is the link endpoint.</summary>
-    public const int TransmitDone = -3;
-
     /// <summary>A frame reaches the far end of a link; the argument is the receiving link endpoint.</summary>
     public const int Arrival = -4;
 
@@ -29,4 +26,10 @@ internal static class SimulationEventCodes
 
     /// <summary>A fault decorator delivers frames whose delay is over.</summary>
     public const int DeliverDelayed = -8;
+
+    /// <summary>A link endpoint's head frame has left and its node asked for room; the argument is the endpoint.</summary>
+    public const int RoomDue = -9;
+
+    /// <summary>An event cancelled while pending (a frame's arrival after its queue was flushed): skipped, neither counted nor traced.</summary>
+    public const int Cancelled = -10;
 }

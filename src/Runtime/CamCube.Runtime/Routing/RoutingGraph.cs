@@ -19,8 +19,9 @@ internal sealed class RoutingGraph
     private readonly TorusShape _shape;
     private readonly RoutingComputationCache _owner;
     private readonly byte[] _upLinks;
-    private readonly byte _existingLinks;
     private readonly int[] _component;
+    private readonly int[] _neighbors;
+    private readonly byte[] _peerBits = new byte[LinkDirections.Count];
     private readonly ulong[]?[] _members;
     private readonly Dictionary<int, ushort[]> _distances = [];
 
@@ -28,11 +29,16 @@ internal sealed class RoutingGraph
     {
         _owner = owner;
         _shape = database.Shape;
-        _existingLinks = database.WholeMask;
         _upLinks = database.UpLinks.ToArray();
         Fingerprint = database.Fingerprint;
         DegradedCount = database.DegradedCount;
         _component = new int[_shape.ServerCount];
+        _neighbors = NeighborTable.For(_shape);
+        for (var d = 0; d < LinkDirections.Count; d++)
+        {
+            _peerBits[d] = (byte)(1 << (int)_shape.PeerLink((LinkDirection)d));
+        }
+
         _members = new ulong[]?[LabelComponents()];
     }
 
@@ -112,17 +118,17 @@ internal sealed class RoutingGraph
             while (head < tail)
             {
                 var index = queue[head++];
-                var coordinate = _shape.CoordinateAt(index);
+                var up = _upLinks[index];
+                var row = index * LinkDirections.Count;
                 for (var d = 0; d < LinkDirections.Count; d++)
                 {
-                    var link = (LinkDirection)d;
-                    if ((_existingLinks & (1 << d)) == 0)
+                    var neighbor = _neighbors[row + d];
+                    if (neighbor < 0 || (up & (1 << d)) == 0)
                     {
                         continue;
                     }
 
-                    var neighbor = (int)_shape.IndexOf(_shape.Neighbor(coordinate, link));
-                    if (_component[neighbor] < 0 && IsUsable(index, link, neighbor, _shape.PeerLink(link)))
+                    if (_component[neighbor] < 0 && (_upLinks[neighbor] & _peerBits[d]) != 0)
                     {
                         _component[neighbor] = count;
                         queue[tail++] = neighbor;
@@ -148,18 +154,18 @@ internal sealed class RoutingGraph
         while (head < tail)
         {
             var index = queue[head++];
-            var coordinate = _shape.CoordinateAt(index);
+            var up = _upLinks[index];
+            var row = index * LinkDirections.Count;
             var next = (ushort)Math.Min(distances[index] + 1, Unreached - 1);
             for (var d = 0; d < LinkDirections.Count; d++)
             {
-                if ((_existingLinks & (1 << d)) == 0)
+                var neighbor = _neighbors[row + d];
+                if (neighbor < 0 || (up & (1 << d)) == 0)
                 {
                     continue;
                 }
 
-                var link = (LinkDirection)d;
-                var neighbor = (int)_shape.IndexOf(_shape.Neighbor(coordinate, link));
-                if (distances[neighbor] == Unreached && IsUsable(index, link, neighbor, _shape.PeerLink(link)))
+                if (distances[neighbor] == Unreached && (_upLinks[neighbor] & _peerBits[d]) != 0)
                 {
                     distances[neighbor] = next;
                     queue[tail++] = neighbor;
