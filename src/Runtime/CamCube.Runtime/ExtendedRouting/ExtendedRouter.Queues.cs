@@ -157,7 +157,7 @@ internal sealed partial class ExtendedRouter
 
     // Only the default queue: nothing to choose, so classify is not asked (and no call is made).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private RouterQueue? Classify(Packet packet) => _queues.Count == 1 ? _queues[0] : AskClassify(packet);
+    private RouterQueue? Classify(Packet packet) => _onlyQueue ?? AskClassify(packet);
 
     private RouterQueue? AskClassify(Packet packet)
     {
@@ -175,15 +175,15 @@ internal sealed partial class ExtendedRouter
 
     public Packet? Poll(LinkDirection link)
     {
-        var d = (int)link;
-        var count = _queues.Count;
-        if (count == 1)
+        if (_onlyQueue is { } only)
         {
             // Most services have one queue: nothing to share, so no pass bookkeeping either (a
             // queue added later starts level with this one, as AddQueue copies the virtual time).
-            return TakeLive(_queues[0], link);
+            return TakeLive(only, link);
         }
 
+        var d = (int)link;
+        var count = _queues.Count;
         Span<bool> asked = count <= 64 ? stackalloc bool[count] : new bool[count];
         for (var round = 0; round < count; round++)
         {

@@ -26,6 +26,9 @@ internal sealed partial class ExtendedRouter : IExtendedRouter
     /// <summary>The protocol as the base class most services use: F through a virtual call, not an interface stub.</summary>
     private readonly RoutedServiceBase? _routedService;
     private readonly List<RouterQueue> _queues = [];
+
+    /// <summary>The only queue while the service has one (most do), so polls and classify read one field; null once it has more.</summary>
+    private RouterQueue? _onlyQueue;
     private readonly Stack<TargetSet> _freeTargets = new();
 
     /// <summary>The targets of <see cref="_pending"/>, the packet being queued while the pump that may take it runs.</summary>
@@ -77,6 +80,7 @@ internal sealed partial class ExtendedRouter : IExtendedRouter
         var queue = new RouterQueue(queueId, options, _node.Options.SendQueuePacketsMax, _node.TimeProvider);
         Array.Copy(_virtualTime, queue.Pass, _virtualTime.Length);
         _queues.Add(queue);
+        _onlyQueue = _queues.Count == 1 ? queue : null;
     }
 
     public RouteStatus Route(Packet packet, ushort w = 0)
