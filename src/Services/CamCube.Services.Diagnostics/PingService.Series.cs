@@ -15,6 +15,15 @@ public sealed partial class PingService
 
         public TaskCompletionSource<PingReply[]> Completion { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
+        /// <summary>Gets or sets the series' one timer, moved on for each ping.</summary>
+        public ITimer? Timer { get; set; }
+
+        /// <summary>Gets or sets the sequence number of the ping under way.</summary>
+        public uint Sequence { get; set; }
+
+        /// <summary>Gets or sets when the ping under way was sent, in the node's timestamps.</summary>
+        public long SentTimestamp { get; set; }
+
         /// <summary>Records a ping's outcome; returns whether another ping is due.</summary>
         public bool Add(PingReply reply)
         {

@@ -47,6 +47,20 @@ public sealed partial class PingService() : ServiceBase(ServiceId, "ping")
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(count, 0);
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(timeout, TimeSpan.Zero);
         var series = new Series(target, timeout, count);
+
+        // One timer for the whole series, moved on for each ping: nothing is created per ping. A
+        // firing that was queued before the ping it was armed for got its reply finds the next ping
+        // too young, and leaves it alone.
+        series.Timer = Node.CreateTimer(
+            () =>
+            {
+                if (Node.TimeProvider.GetElapsedTime(series.SentTimestamp) >= series.Timeout)
+                {
+                    TimedOut(series.Sequence);
+                }
+            },
+            Timeout.InfiniteTimeSpan,
+            Timeout.InfiniteTimeSpan);
         Send(target, timeout, completion: null, series);
         return series.Completion.Task;
     }
@@ -94,7 +108,6 @@ public sealed partial class PingService() : ServiceBase(ServiceId, "ping")
             return false;
         }
 
-        pending.Timer.Dispose();
         var rtt = Node.TimeProvider.GetElapsedTime(BinaryPrimitives.ReadInt64BigEndian(payload[5..]));
         Complete(pending, new PingReply(pending.Target, Lost: false, rtt, payload[13], payload[14]));
         return false;
@@ -132,7 +145,19 @@ public sealed partial class PingService() : ServiceBase(ServiceId, "ping")
     private void Send(Coordinate target, TimeSpan timeout, TaskCompletionSource<PingReply>? completion, Series? series)
     {
         var sequence = ++_nextSequence;
-        var timer = Node.CreateTimer(() => TimedOut(sequence), timeout, Timeout.InfiniteTimeSpan);
+        ITimer timer;
+        if (series is null)
+        {
+            timer = Node.CreateTimer(() => TimedOut(sequence), timeout, Timeout.InfiniteTimeSpan);
+        }
+        else
+        {
+            series.Sequence = sequence;
+            series.SentTimestamp = Node.TimeProvider.GetTimestamp();
+            timer = series.Timer!;
+            timer.Change(timeout, Timeout.InfiniteTimeSpan);
+        }
+
         _pending.Add(sequence, new Pending(target, completion, series, timer));
 
         var packet = Node.CreatePacket();
@@ -147,10 +172,11 @@ public sealed partial class PingService() : ServiceBase(ServiceId, "ping")
     }
 
     /// <summary>Hands a ping's outcome to whoever waits for it; a series sends its next request from here.</summary>
-    private void Complete(Pending pending, PingReply reply)
+    private void Complete(in Pending pending, PingReply reply)
     {
         if (pending.Series is not { } series)
         {
+            pending.Timer.Dispose();
             pending.Completion!.TrySetResult(reply);
             return;
         }
@@ -158,6 +184,10 @@ public sealed partial class PingService() : ServiceBase(ServiceId, "ping")
         if (series.Add(reply))
         {
             Send(series.Target, series.Timeout, completion: null, series);
+        }
+        else
+        {
+            series.Timer!.Dispose();
         }
     }
 
@@ -169,5 +199,6 @@ public sealed partial class PingService() : ServiceBase(ServiceId, "ping")
         }
     }
 
-    private sealed record Pending(Coordinate Target, TaskCompletionSource<PingReply>? Completion, Series? Series, ITimer Timer);
+    /// <summary>A ping awaiting its reply (a value in the table: nothing allocated per ping of a series).</summary>
+    private readonly record struct Pending(Coordinate Target, TaskCompletionSource<PingReply>? Completion, Series? Series, ITimer Timer);
 }
