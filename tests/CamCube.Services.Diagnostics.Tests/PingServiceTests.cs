@@ -79,4 +79,26 @@ public class PingServiceTests
         var service = cube[new Coordinate(0, 0, 0)].GetService<PingService>()!;
         Assert.Throws<ArgumentOutOfRangeException>(() => { _ = service.PingSeriesAsync(new Coordinate(1, 0, 0), 0, TimeSpan.FromSeconds(1)); });
     }
+
+    [Fact]
+    public void ASeriesAllocatesNothingPerPingButItsReply()
+    {
+        var cube = InMemoryCube.Start(new TorusShape(3, 3, 3), n => n.Register(new PingService()));
+        var service = cube[new Coordinate(0, 0, 0)].GetService<PingService>()!;
+        void Series(int count)
+        {
+            var series = service.PingSeriesAsync(new Coordinate(1, 0, 0), count, TimeSpan.FromSeconds(1));
+            Assert.True(cube.RunUntil(() => series.IsCompleted, TimeSpan.FromSeconds(5)));
+
+            // Past the last timeout, so the test clock's heap sheds the series' stale timer entries (its own growth is not the service's).
+            cube.RunUntil(() => false, TimeSpan.FromSeconds(1.5));
+        }
+
+        Series(1_100);
+        var few = AllocationProbe.OnCurrentThread(() => Series(100));
+        var many = AllocationProbe.OnCurrentThread(() => Series(1_100));
+
+        // 1,000 more pings: 1,000 more replies in the result array, nothing else.
+        Assert.Equal(1_000 * System.Runtime.CompilerServices.Unsafe.SizeOf<PingReply>(), many - few);
+    }
 }

@@ -148,7 +148,7 @@ public sealed partial class PingService() : ServiceBase(ServiceId, "ping")
         ITimer timer;
         if (series is null)
         {
-            timer = Node.CreateTimer(() => TimedOut(sequence), timeout, Timeout.InfiniteTimeSpan);
+            timer = CreateTimeoutTimer(sequence, timeout);
         }
         else
         {
@@ -190,6 +190,10 @@ public sealed partial class PingService() : ServiceBase(ServiceId, "ping")
             series.Timer!.Dispose();
         }
     }
+
+    /// <summary>A lone ping's timer (a separate method, so that only a lone ping pays for the closure).</summary>
+    private ITimer CreateTimeoutTimer(uint sequence, TimeSpan timeout) =>
+        Node.CreateTimer(() => TimedOut(sequence), timeout, Timeout.InfiniteTimeSpan);
 
     private void TimedOut(uint sequence)
     {
