@@ -2,11 +2,11 @@ using CamCube.Packets;
 
 namespace CamCube.UdpDrivers;
 
-/// <summary>Sizes of the UDP transport's datagrams (src/Transport/CamCube.Transport.Udp/README.md, format version 1).</summary>
+/// <summary>Sizes of the UDP transport's datagrams (src/Transport/CamCube.Transport.Udp/README.md, format version 2).</summary>
 internal static class DatagramSizes
 {
-    /// <summary>Header (12: magic, version, link id, kind, counter) plus the AES-GCM tag (16).</summary>
-    public const int OverheadBytes = 12 + 16;
+    /// <summary>Header (12: magic, version, link id, kind, counter), credit (8) and the AES-GCM tag (16).</summary>
+    public const int OverheadBytes = 12 + 8 + 16;
 
     /// <summary>The 2-byte length in front of each frame in a datagram's body.</summary>
     public const int LengthPrefixBytes = 2;

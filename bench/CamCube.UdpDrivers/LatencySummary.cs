@@ -14,6 +14,18 @@ internal readonly record struct LatencySummary(int Count, double Min, double Med
         return new LatencySummary(sorted.Length, sorted[0], Rank(sorted, 0.50), Rank(sorted, 0.99), sorted[^1]);
     }
 
+    /// <summary>The 10th to 90th percentiles, in steps of ten, as one line of text.</summary>
+    public static string Deciles(IReadOnlyCollection<double> microseconds)
+    {
+        if (microseconds.Count == 0)
+        {
+            return "-";
+        }
+
+        var sorted = microseconds.Order().ToArray();
+        return string.Join(' ', Enumerable.Range(1, 9).Select(d => Rank(sorted, d / 10.0).ToString("F0", System.Globalization.CultureInfo.InvariantCulture)));
+    }
+
     private static double Rank(double[] sorted, double fraction) =>
         sorted[Math.Clamp((int)Math.Ceiling(fraction * sorted.Length) - 1, 0, sorted.Length - 1)];
 }

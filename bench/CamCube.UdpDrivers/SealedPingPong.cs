@@ -5,7 +5,7 @@ namespace CamCube.UdpDrivers;
 
 /// <summary>
 /// The transport's cryptography without the runtime, for the ping driver's third path: each
-/// datagram's first 12 bytes are its AES-GCM nonce (a counter) and associated data, its last 16
+/// datagram's first 12 bytes are its AES-GCM nonce (a counter; no associated data), its last 16
 /// the tag, as in the UDP transport's datagrams; the echo opens what it gets and seals its answer.
 /// </summary>
 internal sealed class SealedPingPong : IDisposable
@@ -30,7 +30,7 @@ internal sealed class SealedPingPong : IDisposable
         var header = datagram[..HeaderBytes];
         BinaryPrimitives.WriteUInt64BigEndian(header[4..], _counter++);
         var body = datagram[HeaderBytes..^TagBytes];
-        _aead.Encrypt(header, body, body, datagram[^TagBytes..], header);
+        _aead.Encrypt(header, body, body, datagram[^TagBytes..]);
     }
 
     /// <summary>Checks the tag and decrypts the body in place; false if the datagram is not authentic.</summary>
@@ -45,7 +45,7 @@ internal sealed class SealedPingPong : IDisposable
         var body = datagram[HeaderBytes..^TagBytes];
         try
         {
-            _aead.Decrypt(header, body, datagram[^TagBytes..], body, header);
+            _aead.Decrypt(header, body, datagram[^TagBytes..], body);
             return true;
         }
         catch (AuthenticationTagMismatchException)

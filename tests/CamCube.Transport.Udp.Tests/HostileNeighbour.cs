@@ -36,7 +36,26 @@ internal sealed class HostileNeighbour : IDisposable
     /// <summary>Builds a valid datagram carrying <paramref name="frames"/>, with the next counter.</summary>
     public byte[] Seal(params byte[][] frames) => Seal(_counter++, frames);
 
-    public byte[] Seal(ulong counter, params byte[][] frames)
+    public byte[] Seal(ulong counter, params byte[][] frames) => SealBody(counter, FramesPart(frames));
+
+    /// <summary>Seals any frames part, well-formed or not, with the next counter (no credit).</summary>
+    public byte[] SealBody(byte[] body) => SealBody(_counter++, body);
+
+    /// <summary>Seals a datagram of <paramref name="kind"/> returning <paramref name="credit"/>, with <paramref name="frames"/> after the credit, with the next counter.</summary>
+    public byte[] SealWithCredit(ulong credit, byte kind, byte[] frames) => SealBody(_counter++, frames, credit, kind);
+
+    private byte[] SealBody(ulong counter, byte[] body, ulong credit = 0, byte kind = UdpDatagram.KindFrames)
+    {
+        var datagram = new byte[UdpDatagram.OverheadBytes + body.Length];
+        UdpDatagram.WriteHeader(datagram, LinkDirection.PlusX, counter, kind);
+        UdpDatagram.WriteCredit(datagram, credit);
+        body.CopyTo(datagram, UdpDatagram.FramesOffset);
+        UdpDatagram.Seal(_sendAead, datagram, body.Length);
+        return datagram;
+    }
+
+    /// <summary>The length-prefixed frames part of a datagram carrying <paramref name="frames"/>.</summary>
+    public static byte[] FramesPart(params byte[][] frames)
     {
         var body = new byte[frames.Sum(f => 2 + f.Length)];
         var offset = 0;
@@ -47,19 +66,7 @@ internal sealed class HostileNeighbour : IDisposable
             offset += 2 + f.Length;
         }
 
-        return SealBody(counter, body);
-    }
-
-    /// <summary>Seals any body, well-formed or not, with the next counter.</summary>
-    public byte[] SealBody(byte[] body) => SealBody(_counter++, body);
-
-    private byte[] SealBody(ulong counter, byte[] body)
-    {
-        var datagram = new byte[UdpDatagram.OverheadBytes + body.Length];
-        UdpDatagram.WriteHeader(datagram, LinkDirection.PlusX, counter);
-        body.CopyTo(datagram, UdpDatagram.HeaderSizeBytes);
-        UdpDatagram.Seal(_sendAead, datagram, body.Length);
-        return datagram;
+        return body;
     }
 
     public void Send(byte[] datagram) => Socket.SendTo(datagram, VictimEndPoint);

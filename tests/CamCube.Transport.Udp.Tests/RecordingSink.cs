@@ -13,6 +13,9 @@ internal sealed class RecordingSink : ITransportSink
     /// <summary>Gets or sets what runs on the loop when a link reports room (after it is counted).</summary>
     public Action<LinkDirection>? OnRoom { get; set; }
 
+    /// <summary>Gets or sets what runs on the loop after a received frame is recorded (a reply sent from here leaves in the same turn).</summary>
+    public Action<LinkDirection, byte[]>? OnFrame { get; set; }
+
     /// <summary>Gets or sets whether received frames are released at once (only their bytes are kept).</summary>
     public bool ReleaseFrames { get; set; } = true;
 
@@ -105,6 +108,8 @@ internal sealed class RecordingSink : ITransportSink
             _frames.Add(new ReceivedFrame(link, bytes));
             Monitor.PulseAll(_gate);
         }
+
+        OnFrame?.Invoke(link, bytes);
     }
 
     public void OnLinkRoom(LinkDirection link)

@@ -117,7 +117,7 @@ public sealed class UdpLinkTransportExchangeTests(ITestOutputHelper output)
         Assert.True(b.Sink.WaitFor(s => s.FrameCount == 3, s_timeout));
         Assert.Equal(frames, b.Sink.Frames.Select(f => f.Bytes));
         Assert.Equal(3, a.SentCounters(LinkDirection.PlusX).DatagramsSent);
-        Assert.Equal(12 + 2 + 2_048 + 16, a.Transport.DatagramBytesMax);
+        Assert.Equal(12 + 8 + 2 + 2_048 + 16, a.Transport.DatagramBytesMax);
     }
 
     [Fact]

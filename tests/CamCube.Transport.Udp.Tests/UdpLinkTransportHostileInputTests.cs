@@ -63,12 +63,48 @@ public abstract class UdpLinkTransportHostileInputTests : IDisposable
 
         var (raw, opened) = _neighbour.ReceiveAndOpen();
 
-        Assert.Equal(12 + 2 + 3 + 2 + 2 + 16, raw.Length);
-        Assert.Equal([0xCC, 1, (byte)LinkDirection.PlusX, 0], raw[..4]);
+        Assert.Equal(12 + 8 + 2 + 3 + 2 + 2 + 16, raw.Length);
+        Assert.Equal([0xCC, 2, (byte)LinkDirection.PlusX, 0], raw[..4]);
         var counter = BinaryPrimitives.ReadUInt64BigEndian(raw.AsSpan(4));
         Assert.InRange((long)counter, before - TimeSpan.TicksPerMinute, before + TimeSpan.TicksPerMinute);
-        Assert.Equal([0, 3, 1, 2, 3, 0, 2, 4, 5], opened[12..^16]);
+
+        // Nothing received from the neighbour yet: the credit is 0.
+        Assert.Equal(new byte[8], opened[12..20]);
+        Assert.Equal([0, 3, 1, 2, 3, 0, 2, 4, 5], opened[20..^16]);
         Assert.NotEqual(opened[12..^16], raw[12..^16]);
+    }
+
+    [Fact]
+    public void AFramesDatagramCarriesTheHighestCounterReceivedOnItsLinkAsCredit()
+    {
+        _neighbour.Send(_neighbour.Seal(5_000, [1]));
+        _neighbour.Send(_neighbour.Seal(5_002, [2]));
+        _neighbour.Send(_neighbour.Seal(5_001, [3]));
+        Assert.True(_victim.Sink.WaitFor(s => s.FrameCount == 3, s_timeout));
+
+        Assert.Equal(1, _victim.SendBurst(LinkDirection.PlusX, [[9]]));
+
+        var (_, opened) = _neighbour.ReceiveAndOpen();
+        Assert.Equal(5_002UL, BinaryPrimitives.ReadUInt64BigEndian(opened.AsSpan(12)));
+        Assert.Equal([0, 1, 9], opened[20..^16]);
+    }
+
+    [Fact]
+    public void ACreditDatagramWithFramesAfterItsCreditIsDroppedAsMalformed()
+    {
+        _neighbour.Send(_neighbour.SealWithCredit(1, UdpDatagram.KindCredit, HostileNeighbour.FramesPart([1, 2])));
+
+        AssertStillDelivers();
+        AssertOtherDropsAre(malformed: 1);
+    }
+
+    [Fact]
+    public void AFramesDatagramWithoutFramesIsDroppedAsMalformed()
+    {
+        _neighbour.Send(_neighbour.SealWithCredit(1, UdpDatagram.KindFrames, []));
+
+        AssertStillDelivers();
+        AssertOtherDropsAre(malformed: 1);
     }
 
     [Fact]
@@ -81,6 +117,21 @@ public abstract class UdpLinkTransportHostileInputTests : IDisposable
 
         AssertStillDelivers();
         Assert.Equal(1, _victim.Transport.DroppedBadTag);
+        AssertOtherDropsAre(badTag: 1);
+    }
+
+    [Theory]
+    [InlineData(UdpDatagram.KindOffset, 0x01)]
+    [InlineData(UdpDatagram.CounterOffset + 7, 0x01)]
+    [InlineData(UdpDatagram.CounterOffset, 0x80)]
+    public void AHeaderChangedOnTheWayFailsTheTagBecauseTheHeaderIsTheNonce(int offset, byte flip)
+    {
+        var datagram = _neighbour.Seal([7, 7, 7]);
+        datagram[offset] ^= flip;
+
+        _neighbour.Send(datagram);
+
+        AssertStillDelivers();
         AssertOtherDropsAre(badTag: 1);
     }
 
@@ -116,6 +167,7 @@ public abstract class UdpLinkTransportHostileInputTests : IDisposable
     [InlineData(1)]
     [InlineData(12)]
     [InlineData(29)]
+    [InlineData(35)]
     public void TruncatedDatagramIsDroppedAndCounted(int length)
     {
         _neighbour.Send(_neighbour.Seal([1, 2, 3, 4, 5, 6])[..length]);

@@ -9,7 +9,7 @@ namespace CamCube.Services.Diagnostics;
 /// trip time and the hop counts. Use it on the node's event loop.
 /// </summary>
 /// <remarks>Payload: type (1 request, 2 reply), sequence (4 bytes), send timestamp (8 bytes), outbound hops, return hops (1 byte each).</remarks>
-public sealed class PingService() : ServiceBase(ServiceId, "ping")
+public sealed partial class PingService() : ServiceBase(ServiceId, "ping")
 {
     /// <summary>The ping service's id.</summary>
     public new const ushort ServiceId = 0x0010;
@@ -30,21 +30,39 @@ public sealed class PingService() : ServiceBase(ServiceId, "ping")
     {
         Node.Shape.EnsureContains(target, nameof(target));
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(timeout, TimeSpan.Zero);
-        var sequence = ++_nextSequence;
         var completion = new TaskCompletionSource<PingReply>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var timer = Node.CreateTimer(() => TimedOut(sequence), timeout, Timeout.InfiniteTimeSpan);
-        _pending.Add(sequence, new Pending(target, completion, timer));
-
-        var packet = Node.CreatePacket();
-        var payload = packet.PayloadArea;
-        payload[0] = Request;
-        BinaryPrimitives.WriteUInt32BigEndian(payload[1..], sequence);
-        BinaryPrimitives.WriteInt64BigEndian(payload[5..], Node.TimeProvider.GetTimestamp());
-        payload[13] = 0;
-        payload[14] = 0;
-        packet.PayloadLength = PayloadBytes;
-        Node.RouteToServer(packet, target);
+        Send(target, timeout, completion, series: null);
         return completion.Task;
+    }
+
+    /// <summary>
+    /// Pings <paramref name="target"/> <paramref name="count"/> times, one ping at a time: the next
+    /// request leaves from the node's loop as soon as the previous reply arrives (or its ping times
+    /// out), with no other thread between them. The task completes with every reply, in order.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The target is outside the torus, the count is not positive, or the timeout is not positive.</exception>
+    public Task<PingReply[]> PingSeriesAsync(Coordinate target, int count, TimeSpan timeout)
+    {
+        Node.Shape.EnsureContains(target, nameof(target));
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(count, 0);
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(timeout, TimeSpan.Zero);
+        var series = new Series(target, timeout, count);
+
+        // One timer for the whole series, moved on for each ping: nothing is created per ping. A
+        // firing that was queued before the ping it was armed for got its reply finds the next ping
+        // too young, and leaves it alone.
+        series.Timer = Node.CreateTimer(
+            () =>
+            {
+                if (Node.TimeProvider.GetElapsedTime(series.SentTimestamp) >= series.Timeout)
+                {
+                    TimedOut(series.Sequence);
+                }
+            },
+            Timeout.InfiniteTimeSpan,
+            Timeout.InfiniteTimeSpan);
+        Send(target, timeout, completion: null, series);
+        return series.Completion.Task;
     }
 
     /// <inheritdoc/>
@@ -90,9 +108,8 @@ public sealed class PingService() : ServiceBase(ServiceId, "ping")
             return false;
         }
 
-        pending.Timer.Dispose();
         var rtt = Node.TimeProvider.GetElapsedTime(BinaryPrimitives.ReadInt64BigEndian(payload[5..]));
-        pending.Completion.TrySetResult(new PingReply(pending.Target, Lost: false, rtt, payload[13], payload[14]));
+        Complete(pending, new PingReply(pending.Target, Lost: false, rtt, payload[13], payload[14]));
         return false;
     }
 
@@ -102,7 +119,15 @@ public sealed class PingService() : ServiceBase(ServiceId, "ping")
         foreach (var pending in _pending.Values)
         {
             pending.Timer.Dispose();
-            pending.Completion.TrySetResult(new PingReply(pending.Target, Lost: true, TimeSpan.Zero, 0, 0));
+            var lost = new PingReply(pending.Target, Lost: true, TimeSpan.Zero, 0, 0);
+            if (pending.Series is { } series)
+            {
+                series.Finish(lost);
+            }
+            else
+            {
+                pending.Completion!.TrySetResult(lost);
+            }
         }
 
         _pending.Clear();
@@ -116,13 +141,68 @@ public sealed class PingService() : ServiceBase(ServiceId, "ping")
         payload[index] = (byte)Math.Min(255, payload[index] + 1);
     }
 
+    /// <summary>Sends one request and remembers who waits for its reply.</summary>
+    private void Send(Coordinate target, TimeSpan timeout, TaskCompletionSource<PingReply>? completion, Series? series)
+    {
+        var sequence = ++_nextSequence;
+        ITimer timer;
+        if (series is null)
+        {
+            timer = CreateTimeoutTimer(sequence, timeout);
+        }
+        else
+        {
+            series.Sequence = sequence;
+            series.SentTimestamp = Node.TimeProvider.GetTimestamp();
+            timer = series.Timer!;
+            timer.Change(timeout, Timeout.InfiniteTimeSpan);
+        }
+
+        _pending.Add(sequence, new Pending(target, completion, series, timer));
+
+        var packet = Node.CreatePacket();
+        var payload = packet.PayloadArea;
+        payload[0] = Request;
+        BinaryPrimitives.WriteUInt32BigEndian(payload[1..], sequence);
+        BinaryPrimitives.WriteInt64BigEndian(payload[5..], Node.TimeProvider.GetTimestamp());
+        payload[13] = 0;
+        payload[14] = 0;
+        packet.PayloadLength = PayloadBytes;
+        Node.RouteToServer(packet, target);
+    }
+
+    /// <summary>Hands a ping's outcome to whoever waits for it; a series sends its next request from here.</summary>
+    private void Complete(in Pending pending, PingReply reply)
+    {
+        if (pending.Series is not { } series)
+        {
+            pending.Timer.Dispose();
+            pending.Completion!.TrySetResult(reply);
+            return;
+        }
+
+        if (series.Add(reply))
+        {
+            Send(series.Target, series.Timeout, completion: null, series);
+        }
+        else
+        {
+            series.Timer!.Dispose();
+        }
+    }
+
+    /// <summary>A lone ping's timer (a separate method, so that only a lone ping pays for the closure).</summary>
+    private ITimer CreateTimeoutTimer(uint sequence, TimeSpan timeout) =>
+        Node.CreateTimer(() => TimedOut(sequence), timeout, Timeout.InfiniteTimeSpan);
+
     private void TimedOut(uint sequence)
     {
         if (_pending.Remove(sequence, out var pending))
         {
-            pending.Completion.TrySetResult(new PingReply(pending.Target, Lost: true, TimeSpan.Zero, 0, 0));
+            Complete(pending, new PingReply(pending.Target, Lost: true, TimeSpan.Zero, 0, 0));
         }
     }
 
-    private sealed record Pending(Coordinate Target, TaskCompletionSource<PingReply> Completion, ITimer Timer);
+    /// <summary>A ping awaiting its reply (a value in the table: nothing allocated per ping of a series).</summary>
+    private readonly record struct Pending(Coordinate Target, TaskCompletionSource<PingReply>? Completion, Series? Series, ITimer Timer);
 }

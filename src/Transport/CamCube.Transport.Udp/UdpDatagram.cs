@@ -4,10 +4,11 @@ using System.Security.Cryptography;
 namespace CamCube.Transport.Udp;
 
 /// <summary>
-/// The layout of one UDP datagram, format version 1 (README.md in this project):
-/// a 12-byte header (magic, version, sender link, kind, 64-bit counter), the body (length-prefixed
-/// frames, or a credit) encrypted with AES-256-GCM, then the 16-byte tag. The header is the
-/// nonce and the associated data.
+/// The layout of one UDP datagram, format version 2 (README.md in this project):
+/// a 12-byte header (magic, version, sender link, kind, 64-bit counter), the body encrypted with
+/// AES-256-GCM (an 8-byte credit, then the length-prefixed frames of a frames datagram), then the
+/// 16-byte tag. The header is the nonce, which GCM authenticates (the tag depends on it), so no
+/// associated data is passed: one call into the cryptography library fewer per datagram.
 /// </summary>
 internal static class UdpDatagram
 {
@@ -15,25 +16,31 @@ internal static class UdpDatagram
     public const byte Magic = 0xCC;
 
     /// <summary>The datagram format version this build writes and accepts.</summary>
-    public const byte Version = 1;
+    public const byte Version = 2;
 
-    /// <summary>The size of the header, which is also the AES-GCM nonce.</summary>
+    /// <summary>The size of the header, which is also the AES-GCM nonce (and so authenticated).</summary>
     public const int HeaderSizeBytes = 12;
 
     /// <summary>The size of the AES-GCM tag at the end.</summary>
     public const int TagSizeBytes = 16;
 
-    /// <summary>Header plus tag: what a datagram adds to its body.</summary>
-    public const int OverheadBytes = HeaderSizeBytes + TagSizeBytes;
+    /// <summary>The size of the credit at the start of every body: the highest frames counter received on the link, or 0.</summary>
+    public const int CreditSizeBytes = 8;
+
+    /// <summary>Where the credit starts (the first encrypted byte).</summary>
+    public const int CreditOffset = HeaderSizeBytes;
+
+    /// <summary>Where a frames datagram's frames start.</summary>
+    public const int FramesOffset = HeaderSizeBytes + CreditSizeBytes;
+
+    /// <summary>Header, credit and tag: what a datagram adds to its frames (a credit datagram is exactly this long).</summary>
+    public const int OverheadBytes = HeaderSizeBytes + CreditSizeBytes + TagSizeBytes;
 
     /// <summary>The kind of a datagram that carries frames.</summary>
     public const byte KindFrames = 0;
 
-    /// <summary>The kind of a datagram that returns credit: its body is the highest frames counter received.</summary>
+    /// <summary>The kind of a datagram that only returns credit: its body is the credit alone.</summary>
     public const byte KindCredit = 1;
-
-    /// <summary>The size of a credit body.</summary>
-    public const int CreditBodyBytes = 8;
 
     /// <summary>The size of a frame's length prefix.</summary>
     public const int LengthPrefixBytes = 2;
@@ -41,7 +48,7 @@ internal static class UdpDatagram
     /// <summary>The largest UDP payload over IPv4.</summary>
     public const int UdpPayloadBytesMax = 65_507;
 
-    /// <summary>The largest body a datagram can carry.</summary>
+    /// <summary>The most bytes of length-prefixed frames a datagram can carry.</summary>
     public const int BodyBytesMax = UdpPayloadBytesMax - OverheadBytes;
 
     public const int MagicOffset = 0;
@@ -60,17 +67,22 @@ internal static class UdpDatagram
         BinaryPrimitives.WriteUInt64BigEndian(datagram[CounterOffset..], counter);
     }
 
+    /// <summary>Writes the (plaintext) credit after the header: the highest frames counter received on the link, or 0.</summary>
+    public static void WriteCredit(Span<byte> datagram, ulong credit) =>
+        BinaryPrimitives.WriteUInt64BigEndian(datagram[CreditOffset..], credit);
+
     /// <summary>
-    /// Seals a datagram whose header and plaintext body of <paramref name="bodyLength"/> bytes are
-    /// in place: encrypts the body in place and appends the tag. Returns the datagram's length.
+    /// Seals a datagram whose header, credit and <paramref name="framesLength"/> bytes of plaintext
+    /// frames are in place: encrypts the body (credit and frames) in place and appends the tag.
+    /// Returns the datagram's length.
     /// </summary>
-    public static int Seal(AesGcm aead, Span<byte> datagram, int bodyLength)
+    public static int Seal(AesGcm aead, Span<byte> datagram, int framesLength)
     {
         var header = datagram[..HeaderSizeBytes];
-        var body = datagram.Slice(HeaderSizeBytes, bodyLength);
-        var tag = datagram.Slice(HeaderSizeBytes + bodyLength, TagSizeBytes);
-        aead.Encrypt(header, body, body, tag, header);
-        return OverheadBytes + bodyLength;
+        var body = datagram.Slice(HeaderSizeBytes, CreditSizeBytes + framesLength);
+        var tag = datagram.Slice(FramesOffset + framesLength, TagSizeBytes);
+        aead.Encrypt(header, body, body, tag);
+        return OverheadBytes + framesLength;
     }
 
     /// <summary>
@@ -79,13 +91,13 @@ internal static class UdpDatagram
     /// </summary>
     public static bool TryOpen(AesGcm aead, Span<byte> datagram)
     {
-        var bodyLength = datagram.Length - OverheadBytes;
+        var bodyLength = datagram.Length - HeaderSizeBytes - TagSizeBytes;
         var header = datagram[..HeaderSizeBytes];
         var body = datagram.Slice(HeaderSizeBytes, bodyLength);
         var tag = datagram.Slice(HeaderSizeBytes + bodyLength, TagSizeBytes);
         try
         {
-            aead.Decrypt(header, body, tag, body, header);
+            aead.Decrypt(header, body, tag, body);
             return true;
         }
         catch (AuthenticationTagMismatchException)

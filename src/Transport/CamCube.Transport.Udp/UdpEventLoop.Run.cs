@@ -77,7 +77,7 @@ public sealed partial class UdpEventLoop
     /// <summary>
     /// Gets how long the loop may block (under the lock, so that a timer another thread moves
     /// meanwhile wakes it): 0 if work is queued or the loop stops, else until the next timer rounded
-    /// up to whole milliseconds (a poll's unit, so it never wakes just before the timer is due), or -1
+    /// up to whole milliseconds (the socket's unit, so it never wakes just before the timer is due), or -1
     /// with no timer.
     /// </summary>
     private int BlockMillisecondsLocked()

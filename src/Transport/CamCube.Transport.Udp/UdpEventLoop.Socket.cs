@@ -6,12 +6,19 @@ namespace CamCube.Transport.Udp;
 /// <summary>The loop's socket side: the transport's socket it reads, and the wake socket that unblocks it.</summary>
 public sealed partial class UdpEventLoop
 {
+    /// <summary>The shortest wait for a timer that blocks in the socket's receive; a shorter one polls, whose timeout is exact.</summary>
+    private const int ReceiveTimeoutMillisecondsMin = 20;
+
+    /// <summary>How much sooner than the timer a receive's timeout ends, besides an eighth of the wait: a kernel tick and then some.</summary>
+    private const int ReceiveTimeoutSlackMilliseconds = 5;
+
     private static readonly byte[] s_wakeDatagram = [0];
 
     private UdpLinkTransport? _receiver;
     private Socket? _socket;
     private byte[]? _receiveBuffer;
     private SocketAddress? _from;
+    private int _receiveTimeoutMilliseconds;
     private Socket? _wakeSocket;
     private SocketAddress? _wakeSource;
     private SocketAddress? _wakeTarget;
@@ -24,7 +31,7 @@ public sealed partial class UdpEventLoop
     /// <summary>Gets how many wake datagrams the loop has read (and dropped) from its socket.</summary>
     public long WakeDatagramsReceived => Interlocked.Read(ref _wakeDatagramsReceived);
 
-    /// <summary>Gets whether the loop is blocked in its socket's poll now (tests wait for it before they post).</summary>
+    /// <summary>Gets whether the loop is blocked on its socket now, in a receive or a poll (tests wait for it before they post).</summary>
     internal bool IsBlockedInSocket
     {
         get
@@ -36,7 +43,7 @@ public sealed partial class UdpEventLoop
         }
     }
 
-    /// <summary>Gets whether a transport's socket is attached: the loop reads it and blocks in its poll.</summary>
+    /// <summary>Gets whether a transport's socket is attached: the loop reads it and blocks on it.</summary>
     public bool HasSocket => Volatile.Read(ref _socket) is not null;
 
     /// <summary>
@@ -68,6 +75,7 @@ public sealed partial class UdpEventLoop
         _wakeTarget = new IPEndPoint(address, local.Port).Serialize();
         _receiveBuffer ??= GC.AllocateUninitializedArray<byte>(UdpDatagram.UdpPayloadBytesMax + 1);
         _from = new SocketAddress(socket.AddressFamily);
+        _receiveTimeoutMilliseconds = socket.ReceiveTimeout;
         _receiver = receiver;
         Volatile.Write(ref _socket, socket);
     }
@@ -84,43 +92,50 @@ public sealed partial class UdpEventLoop
     }
 
     /// <summary>
-    /// Reads the socket once per turn: if <paramref name="mayBlock"/>, blocks for the first datagram
-    /// until a post or the next timer wakes it, then reads what is waiting, up to
-    /// <see cref="DatagramsPerTurnMax"/>, without blocking.
+    /// Reads the socket once per turn. If <paramref name="mayBlock"/>, blocks in the socket's
+    /// receive for the first datagram until a post or the next timer wakes it, and hands that one
+    /// datagram over (so the work it posts runs, and a reply leaves, before the next receive call);
+    /// otherwise reads what is waiting, up to <see cref="DatagramsPerTurnMax"/>, without blocking.
     /// </summary>
     private void ReceiveTurn(Socket socket, bool mayBlock)
     {
-        var timeoutMicroseconds = 0;
+        var timeoutMilliseconds = 0;
         if (mayBlock)
         {
             lock (_gate)
             {
-                var milliseconds = BlockMillisecondsLocked();
-                timeoutMicroseconds = milliseconds < 0 ? -1 : milliseconds * 1_000;
-                if (milliseconds != 0)
+                timeoutMilliseconds = BlockMillisecondsLocked();
+                if (timeoutMilliseconds != 0)
                 {
                     _sleep = Sleep.Socket;
                 }
             }
         }
 
-        var blocked = timeoutMicroseconds != 0;
         try
         {
-            var readable = socket.Poll(timeoutMicroseconds, SelectMode.SelectRead);
-            if (blocked)
+            var receiveTimeout = ReceiveTimeoutFor(timeoutMilliseconds);
+            if (receiveTimeout != 0)
             {
-                lock (_gate)
-                {
-                    _sleep = Sleep.None;
-                }
+                ReceiveBlocking(socket, receiveTimeout);
             }
-
-            if (readable)
+            else
             {
-                // After a wait, the first datagram's work runs before anything else is read (a
-                // reply leaves before the next receive call); a busy loop reads what is waiting.
-                DrainSocket(socket, blocked ? 1 : DatagramsPerTurnMax);
+                // Nothing to wait for, or a timer due too soon for the socket's coarse timeout:
+                // the poll's timeout is exact.
+                var readable = socket.Poll(timeoutMilliseconds * 1_000, SelectMode.SelectRead);
+                if (timeoutMilliseconds != 0)
+                {
+                    lock (_gate)
+                    {
+                        _sleep = Sleep.None;
+                    }
+                }
+
+                if (readable)
+                {
+                    DrainSocket(socket, timeoutMilliseconds != 0 ? 1 : DatagramsPerTurnMax);
+                }
             }
         }
         catch (ObjectDisposedException)
@@ -132,6 +147,59 @@ public sealed partial class UdpEventLoop
             {
                 _sleep = Sleep.None;
             }
+        }
+    }
+
+    /// <summary>
+    /// Gets the socket receive timeout to block with when the next timer is
+    /// <paramref name="timeoutMilliseconds"/> away: -1 without a timer; 0 (poll instead) when it is
+    /// due in less than <see cref="ReceiveTimeoutMillisecondsMin"/>; else early enough that the
+    /// kernel's coarse timeout (whole ticks of 4 ms or more, an eighth late at worst) never fires
+    /// after the timer is due. Woken early, the loop polls for the rest.
+    /// </summary>
+    private static int ReceiveTimeoutFor(int timeoutMilliseconds) => timeoutMilliseconds switch
+    {
+        < 0 => -1,
+        < ReceiveTimeoutMillisecondsMin => 0,
+        _ => timeoutMilliseconds - ReceiveTimeoutSlackMilliseconds - (timeoutMilliseconds / 8),
+    };
+
+    /// <summary>
+    /// Blocks in one receive call for up to <paramref name="timeoutMilliseconds"/> (-1: no limit)
+    /// and hands over the datagram it returns: one system call per datagram, where a poll before
+    /// the receive takes two. The socket option is set only when the timeout differs from the last
+    /// one set (a few hundred times a second at most on a busy loop).
+    /// </summary>
+    private void ReceiveBlocking(Socket socket, int timeoutMilliseconds)
+    {
+        // 0 is no limit for the socket option.
+        var option = timeoutMilliseconds < 0 ? 0 : timeoutMilliseconds;
+        if (option != _receiveTimeoutMilliseconds)
+        {
+            socket.ReceiveTimeout = option;
+            _receiveTimeoutMilliseconds = option;
+        }
+
+        int length;
+        try
+        {
+            length = socket.ReceiveFrom(_receiveBuffer!, SocketFlags.None, _from!);
+        }
+        catch (SocketException)
+        {
+            // The timeout (a timer is due), or an error reported on a later receive (an ICMP
+            // message); either way nothing to answer.
+            length = -1;
+        }
+
+        lock (_gate)
+        {
+            _sleep = Sleep.None;
+        }
+
+        if (length >= 0)
+        {
+            Hand(_receiveBuffer.AsSpan(0, length), _from!);
         }
     }
 
@@ -158,14 +226,20 @@ public sealed partial class UdpEventLoop
                 return;
             }
 
-            if (from.Equals(_wakeSource))
-            {
-                Interlocked.Increment(ref _wakeDatagramsReceived);
-                continue;
-            }
-
-            _receiver!.OnDatagram(buffer.AsSpan(0, length), from);
+            Hand(buffer.AsSpan(0, length), from);
         }
+    }
+
+    /// <summary>Gives a datagram to the transport, or counts and drops it if it is a wake datagram.</summary>
+    private void Hand(Span<byte> datagram, SocketAddress from)
+    {
+        if (from.Equals(_wakeSource))
+        {
+            Interlocked.Increment(ref _wakeDatagramsReceived);
+            return;
+        }
+
+        _receiver!.OnDatagram(datagram, from);
     }
 
     private void SendWake()

@@ -10,7 +10,7 @@ namespace CamCube.Transport.Udp;
 /// </summary>
 internal sealed class UdpLink : IDisposable
 {
-    /// <summary>The receiver returns credit after this many frames datagrams.</summary>
+    /// <summary>The receiver returns credit after this many frames datagrams, in a credit datagram if none of its own datagrams carried it meanwhile.</summary>
     public const int CreditEveryDatagrams = 4;
 
     private readonly Packet?[] _queue;
@@ -111,6 +111,7 @@ internal sealed class UdpLink : IDisposable
     public long SendErrors;
     public long CreditTimeouts;
     public long PeerAddressChanges;
+    public long CreditDatagramsSent;
 #pragma warning restore SA1401, CA1051
 
     /// <summary>Points the link at the neighbour's new address (event loop); datagrams from the old one count as unknown from now on.</summary>
@@ -170,8 +171,12 @@ internal sealed class UdpLink : IDisposable
         InFlightDatagrams = 0;
     }
 
-    /// <summary>Records credit from the neighbour: it has received our frames datagrams up to <paramref name="counter"/> (receive thread).</summary>
-    public void Credit(ulong counter)
+    /// <summary>
+    /// Records credit from the neighbour: it has received our frames datagrams up to
+    /// <paramref name="counter"/> (receive thread, or the loop that reads the socket). Returns
+    /// whether that is news (more than any credit before).
+    /// </summary>
+    public bool Credit(ulong counter)
     {
         long current;
         do
@@ -179,15 +184,18 @@ internal sealed class UdpLink : IDisposable
             current = Interlocked.Read(ref _creditedCounter);
             if ((ulong)current >= counter)
             {
-                return;
+                return false;
             }
         }
         while (Interlocked.CompareExchange(ref _creditedCounter, (long)counter, current) != current);
+        return true;
     }
 
     /// <summary>
-    /// Records a frames datagram received with <paramref name="counter"/> (receive thread);
-    /// returns true every <see cref="CreditEveryDatagrams"/> datagrams, when credit is due.
+    /// Records a frames datagram received with <paramref name="counter"/> (receive thread, or the
+    /// loop that reads the socket); returns true when the <see cref="CreditEveryDatagrams"/>-th
+    /// datagram since credit last went back arrives: a credit datagram is due unless a datagram of
+    /// ours carries the credit first.
     /// </summary>
     public bool Received(ulong counter)
     {
@@ -196,17 +204,22 @@ internal sealed class UdpLink : IDisposable
             Volatile.Write(ref _highestReceived, (long)counter);
         }
 
-        if (++_uncredited < CreditEveryDatagrams)
-        {
-            return false;
-        }
-
-        _uncredited = 0;
-        return true;
+        return Interlocked.Increment(ref _uncredited) == CreditEveryDatagrams;
     }
 
-    /// <summary>Gets the highest frames counter received, for a credit datagram (event loop).</summary>
-    public ulong HighestReceived => (ulong)Volatile.Read(ref _highestReceived);
+    /// <summary>Gets the frames datagrams received since credit last went back to the neighbour.</summary>
+    public int UncreditedDatagrams => Volatile.Read(ref _uncredited);
+
+    /// <summary>
+    /// Takes the credit that every datagram to the neighbour carries (event loop): the highest frames
+    /// counter received so far, or 0 before any; the count of datagrams owed credit starts again.
+    /// </summary>
+    public ulong TakeCreditToReturn()
+    {
+        // Reset first: a datagram counted before the reset has its counter in what is read next.
+        Interlocked.Exchange(ref _uncredited, 0);
+        return (ulong)Volatile.Read(ref _highestReceived);
+    }
 
     public UdpLinkCounters Snapshot() => new(
         Interlocked.Read(ref FramesSent),
@@ -217,7 +230,8 @@ internal sealed class UdpLink : IDisposable
         Interlocked.Read(ref DatagramsReceived),
         Interlocked.Read(ref SendErrors),
         Interlocked.Read(ref CreditTimeouts),
-        Interlocked.Read(ref PeerAddressChanges));
+        Interlocked.Read(ref PeerAddressChanges),
+        Interlocked.Read(ref CreditDatagramsSent));
 
     /// <summary>Releases every waiting frame and the keys.</summary>
     public void Dispose()

@@ -10,6 +10,7 @@ namespace CamCube.Transport.Udp;
 /// <param name="SendErrors">Datagrams the socket refused to send (their frames were dropped, as on a lossy link).</param>
 /// <param name="CreditTimeouts">Times the link waited a whole credit timeout for the neighbour and took its datagrams in flight as lost.</param>
 /// <param name="PeerAddressChanges">Times the neighbour's host name, resolved again while it was silent, gave a new address that the link then used.</param>
+/// <param name="CreditDatagramsSent">Credit datagrams sent on the link: credit that was due while no frames datagram went back to carry it.</param>
 public readonly record struct UdpLinkCounters(
     long FramesSent,
     long FrameBytesSent,
@@ -19,4 +20,5 @@ public readonly record struct UdpLinkCounters(
     long DatagramsReceived,
     long SendErrors,
     long CreditTimeouts,
-    long PeerAddressChanges);
+    long PeerAddressChanges,
+    long CreditDatagramsSent);

@@ -77,7 +77,7 @@ public sealed partial class UdpLinkTransport
             return;
         }
 
-        if (datagram.Length < UdpDatagram.OverheadBytes + UdpDatagram.LengthPrefixBytes + 1 ||
+        if (datagram.Length < UdpDatagram.OverheadBytes ||
             datagram.Length > _datagramBytesMax ||
             datagram[UdpDatagram.MagicOffset] != UdpDatagram.Magic ||
             datagram[UdpDatagram.VersionOffset] != UdpDatagram.Version ||
@@ -107,9 +107,13 @@ public sealed partial class UdpLinkTransport
             return;
         }
 
-        var body = datagram[UdpDatagram.HeaderSizeBytes..^UdpDatagram.TagSizeBytes];
+        var frames = datagram[UdpDatagram.FramesOffset..^UdpDatagram.TagSizeBytes];
         var isCredit = datagram[UdpDatagram.KindOffset] == UdpDatagram.KindCredit;
-        var frames = isCredit ? 0 : UdpDatagram.CountFrames(body, _frameBytesMax);
+        if (isCredit ? frames.Length != 0 : UdpDatagram.CountFrames(frames, _frameBytesMax) <= 0)
+        {
+            Interlocked.Increment(ref _droppedMalformed);
+            return;
+        }
 
         // Only an authenticated datagram moves the window, so forged counters cannot push it on.
         if (!link.Replay.TryAccept(counter))
@@ -118,28 +122,20 @@ public sealed partial class UdpLinkTransport
             return;
         }
 
-        if (isCredit)
+        // Every datagram returns credit, frames datagrams too (so a ping-pong needs no credit datagrams).
+        if (link.Credit(BinaryPrimitives.ReadUInt64BigEndian(datagram[UdpDatagram.CreditOffset..])))
         {
-            if (body.Length != UdpDatagram.CreditBodyBytes)
-            {
-                Interlocked.Increment(ref _droppedMalformed);
-                return;
-            }
-
-            link.Credit(BinaryPrimitives.ReadUInt64BigEndian(body));
             _loop.Post(this, CodeCredit, (int)link.Direction, null);
-            return;
         }
 
-        if (frames <= 0)
+        if (isCredit)
         {
-            Interlocked.Increment(ref _droppedMalformed);
             return;
         }
 
         // Counted before the frames are posted, so whoever sees a frame sees its datagram counted.
         Interlocked.Increment(ref link.DatagramsReceived);
-        PostFrames(link, body, creditDue: link.Received(counter));
+        PostFrames(link, frames, creditDue: link.Received(counter));
     }
 
     /// <summary>

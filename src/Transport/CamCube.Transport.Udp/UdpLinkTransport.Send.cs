@@ -50,10 +50,16 @@ public sealed partial class UdpLinkTransport
         FlushAndReportRoom(link);
     }
 
+    /// <summary>
+    /// Sends what the link holds, then reports room if the node found the link without room since
+    /// the last report. Room is not reported after every datagram: the node pumps a link whenever it
+    /// queues a packet or a service asks to be polled, so such a report would find nothing to send
+    /// (and cost a poll of every service on every datagram).
+    /// </summary>
     private void FlushAndReportRoom(UdpLink link)
     {
-        var sent = SendBatches(link, fullOnly: false);
-        if (!link.IsFull && (sent || link.RoomWanted))
+        SendBatches(link, fullOnly: false);
+        if (!link.IsFull && link.RoomWanted)
         {
             link.RoomWanted = false;
             _sink!.OnLinkRoom(link.Direction);
@@ -64,11 +70,9 @@ public sealed partial class UdpLinkTransport
     /// Sends the link's waiting frames in datagrams of up to <see cref="UdpTransportOptions.BatchBytesMax"/>
     /// bytes of body, as far as credit and the rate limit allow (then arms the link's timer). With
     /// <paramref name="fullOnly"/>, leaves a last batch that is not full for the end of the burst.
-    /// Returns whether it sent anything.
     /// </summary>
-    private bool SendBatches(UdpLink link, bool fullOnly)
+    private void SendBatches(UdpLink link, bool fullOnly)
     {
-        var sent = false;
         var batchBytesMax = _options.BatchBytesMax;
         while (link.Count > 0 && !_stopped)
         {
@@ -110,10 +114,7 @@ public sealed partial class UdpLinkTransport
             }
 
             SendFrames(link, frames, bodyBytes);
-            sent = true;
         }
-
-        return sent;
     }
 
     private void SendFrames(UdpLink link, int frames, int bodyBytes)
@@ -121,7 +122,8 @@ public sealed partial class UdpLinkTransport
         var datagram = _sendBuffer ??= new byte[_datagramBytesMax];
         var counter = link.SendCounter++;
         UdpDatagram.WriteHeader(datagram, link.Direction, counter);
-        var offset = UdpDatagram.HeaderSizeBytes;
+        UdpDatagram.WriteCredit(datagram, link.TakeCreditToReturn());
+        var offset = UdpDatagram.FramesOffset;
         long frameBytes = 0;
         for (var i = 0; i < frames; i++)
         {
@@ -143,13 +145,24 @@ public sealed partial class UdpLinkTransport
         }
     }
 
-    /// <summary>Returns credit to the neighbour on <paramref name="link"/>: the highest frames counter received so far.</summary>
-    private void SendCredit(UdpLink link)
+    /// <summary>
+    /// Returns credit to the neighbour on <paramref name="link"/> in a credit datagram (the highest
+    /// frames counter received so far), unless a frames datagram has carried it since it fell due.
+    /// </summary>
+    private void SendCreditIfOwed(UdpLink link)
     {
+        if (link.UncreditedDatagrams < UdpLink.CreditEveryDatagrams)
+        {
+            return;
+        }
+
         var datagram = _sendBuffer ??= new byte[_datagramBytesMax];
         UdpDatagram.WriteHeader(datagram, link.Direction, link.SendCounter++, UdpDatagram.KindCredit);
-        BinaryPrimitives.WriteUInt64BigEndian(datagram.AsSpan(UdpDatagram.HeaderSizeBytes), link.HighestReceived);
-        TrySendDatagram(link, UdpDatagram.Seal(link.SendAead, datagram, UdpDatagram.CreditBodyBytes));
+        UdpDatagram.WriteCredit(datagram, link.TakeCreditToReturn());
+        if (TrySendDatagram(link, UdpDatagram.Seal(link.SendAead, datagram, 0)))
+        {
+            Interlocked.Increment(ref link.CreditDatagramsSent);
+        }
     }
 
     private bool TrySendDatagram(UdpLink link, int length)

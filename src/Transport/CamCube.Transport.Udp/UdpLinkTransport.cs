@@ -19,12 +19,12 @@ namespace CamCube.Transport.Udp;
 /// <see cref="ITransportSink"/> runs on the loop.</para>
 /// <para>Room: a link holds at most <see cref="UdpTransportOptions.FramesInFlightMax"/> unsent
 /// frames. The transport calls <see cref="ITransportSink.OnLinkRoom"/> once per link after
-/// <see cref="Start"/>, and again after each flush that sent frames or freed room the node found
-/// missing.</para>
+/// <see cref="Start"/>, and again when room comes back that the node found missing.</para>
 /// <para>Flow control: a link has at most <see cref="UdpTransportOptions.DatagramsInFlightMax"/>
 /// datagrams of frames that the neighbour has not credited back; the neighbour returns credit after
-/// its event loop has taken the frames, so a busy neighbour slows its senders instead of losing
-/// datagrams in its socket buffer.</para>
+/// its event loop has taken the frames (in every datagram it sends back, and in a credit datagram
+/// when none went back), so a busy neighbour slows its senders instead of losing datagrams in its
+/// socket buffer.</para>
 /// <para>The datagram format is in README.md beside this file.</para>
 /// </remarks>
 public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDisposable
@@ -221,7 +221,7 @@ public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDispo
 
                 break;
             case CodeSendCredit:
-                SendCredit(_links[argument]!);
+                SendCreditIfOwed(_links[argument]!);
                 break;
             case CodeResolved:
                 ApplyResolvedPeer(_links[argument]!);

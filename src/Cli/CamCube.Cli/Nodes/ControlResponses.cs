@@ -122,12 +122,9 @@ internal static class ControlResponses
         var target = ParseCoordinate(words[1], node.Settings.Shape);
         var count = words.Length > 2 ? PositiveInt(words[2], "count") : 1;
         var timeout = TimeoutArgument(words, 3);
-        var replies = new List<PingReply>();
-        for (var i = 0; i < count && !cancellationToken.IsCancellationRequested; i++)
-        {
-            var task = await LoopInvoker.InvokeAsync(node.Loop, () => node.Node.GetService<PingService>()!.PingAsync(target, timeout)).ConfigureAwait(false);
-            replies.Add(await task.ConfigureAwait(false));
-        }
+        // One series on the node's loop: each request leaves as the previous reply arrives.
+        var task = await LoopInvoker.InvokeAsync(node.Loop, () => node.Node.GetService<PingService>()!.PingSeriesAsync(target, count, timeout)).ConfigureAwait(false);
+        var replies = await task.WaitAsync(cancellationToken).ConfigureAwait(false);
 
         var answered = replies.Where(r => !r.Lost).ToArray();
         var rtts = answered.Select(r => r.RoundTripTime.TotalMicroseconds).Order().ToArray();
@@ -151,8 +148,8 @@ internal static class ControlResponses
                 w.WriteNull("rttMicroseconds");
             }
 
-            w.WriteNumber("sent", replies.Count);
-            w.WriteNumber("lost", replies.Count - answered.Length);
+            w.WriteNumber("sent", replies.Length);
+            w.WriteNumber("lost", replies.Length - answered.Length);
         });
     }
 
