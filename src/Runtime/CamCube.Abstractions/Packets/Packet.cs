@@ -117,17 +117,17 @@ public sealed class Packet
     /// <summary>Gets or sets the destination as a key coordinate (for a server destination, w is 0).</summary>
     public KeyCoordinate Destination
     {
+        // x, y, z and w are four big-endian 16-bit fields in a row: one 64-bit read or write, read
+        // and written at every hop.
         get
         {
-            var c = ReadCoordinate(PacketHeader.DestinationOffset);
-            return new KeyCoordinate(c.X, c.Y, c.Z, BinaryPrimitives.ReadUInt16BigEndian(Buffer.AsSpan(PacketHeader.DestinationOffset + 6)));
+            var fields = BinaryPrimitives.ReadUInt64BigEndian(Buffer.AsSpan(PacketHeader.DestinationOffset, 8));
+            return new KeyCoordinate((ushort)(fields >> 48), (ushort)(fields >> 32), (ushort)(fields >> 16), (ushort)fields);
         }
 
-        set
-        {
-            WriteCoordinate(PacketHeader.DestinationOffset, value.Home);
-            BinaryPrimitives.WriteUInt16BigEndian(Buffer.AsSpan(PacketHeader.DestinationOffset + 6), value.W);
-        }
+        set => BinaryPrimitives.WriteUInt64BigEndian(
+            Buffer.AsSpan(PacketHeader.DestinationOffset, 8),
+            ((ulong)(ushort)value.X << 48) | ((ulong)(ushort)value.Y << 32) | ((ulong)(ushort)value.Z << 16) | value.W);
     }
 
     /// <summary>Gets or sets the destination server (the home of <see cref="Destination"/>).</summary>
