@@ -168,7 +168,7 @@ public sealed partial class UdpEventLoop
     /// Blocks in one receive call for up to <paramref name="timeoutMilliseconds"/> (-1: no limit)
     /// and hands over the datagram it returns: one system call per datagram, where a poll before
     /// the receive takes two. The socket option is set only when the timeout differs from the last
-    /// one set (a few hundred times a second at most on a busy loop).
+    /// one set (at most about once a millisecond on a busy loop, as the time to the timer shrinks).
     /// </summary>
     private void ReceiveBlocking(Socket socket, int timeoutMilliseconds)
     {
