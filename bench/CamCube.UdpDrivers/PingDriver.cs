@@ -27,7 +27,8 @@ internal static class PingDriver
     /// <summary>The size of a ping's datagram: UDP transport header, one length prefix, packet header, ping payload (15 bytes), AES-GCM tag.</summary>
     private static readonly int s_datagramBytes = DatagramSizes.Ping;
 
-    private const int WarmupCount = 300;
+    /// <summary>The default of <c>--warmup</c>: warm-up pings per path before the counted ones.</summary>
+    private const int WarmupCountDefault = 300;
     private static readonly TorusShape s_shape = new(2, 1, 1);
 
     public static NodeSettings NodeSettingsFor(Coordinate self, int basePort, NodeLoopKind loop, TimeSpan loopIdleSpin) => new()
@@ -50,6 +51,7 @@ internal static class PingDriver
     public static async Task<int> RunAsync(DriverArguments arguments)
     {
         var count = arguments.Int("count", 2000);
+        var warmup = arguments.Int("warmup", WarmupCountDefault, min: 1);
         var blocks = Math.Min(arguments.Int("blocks", 10), count);
         var basePort = arguments.Int("base-port", DefaultBasePort);
         var echoPort = arguments.Int("echo-port", DefaultEchoPort);
@@ -60,7 +62,7 @@ internal static class PingDriver
         var perBlock = (count + blocks - 1) / blocks;
 
         await Console.Out.WriteLineAsync(await MachineInfo.DescribeAsync().ConfigureAwait(false)).ConfigureAwait(false);
-        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"ping: {blocks} blocks of {perBlock} pings per path, alternating, after {WarmupCount} warm-up pings each; {s_datagramBytes}-byte datagrams both ways; both nodes on --loop {loopName}, spinning {spinMicroseconds} µs before sleeping (--loop-spin-us, threaded loops only)")).ConfigureAwait(false);
+        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"ping: {blocks} blocks of {perBlock} pings per path, alternating, after {warmup} warm-up pings each (--warmup); {s_datagramBytes}-byte datagrams both ways; both nodes on --loop {loopName}, spinning {spinMicroseconds} µs before sleeping (--loop-spin-us, threaded loops only)")).ConfigureAwait(false);
 
         // A fresh cluster key for this run, handed to the nodes through the environment (never the command line).
         var key = ClusterKey.CreateRandom().ToHexString();
@@ -92,9 +94,9 @@ internal static class PingDriver
         var udp = new List<double>(count);
         var sealedUdp = new List<double>(count);
         var lost = new int[3];
-        await RuntimePingsAsync(node, target, WarmupCount, null, lost).ConfigureAwait(false);
-        plain.Run(WarmupCount, null, lost);
-        sealedPlain.Run(WarmupCount, null, lost);
+        await RuntimePingsAsync(node, target, warmup, null, lost).ConfigureAwait(false);
+        plain.Run(warmup, null, lost);
+        sealedPlain.Run(warmup, null, lost);
         Array.Clear(lost);
 
         for (var b = 0; b < blocks; b++)

@@ -62,10 +62,14 @@ public sealed class UdpEventLoopTests : IDisposable
         Assert.True(ran.Wait(s_timeout));
     }
 
-    [Fact]
-    public async Task TimerFiresOnTheLoopWhileItIsBlockedInItsSocketWithNoWakeDatagramAndNotBeforeItIsDue()
+    [Theory]
+    [InlineData(5)]
+    [InlineData(30)]
+    [InlineData(300)]
+    public async Task TimerFiresOnTheLoopWhileItIsBlockedInItsSocketWithNoWakeDatagramAndNotBeforeItIsDue(int dueMilliseconds)
     {
-        var dueTime = TimeSpan.FromMilliseconds(30);
+        // 5 ms: a poll; 30 and 300 ms: a receive whose timeout ends early (the kernel's is coarse), then a poll for the rest.
+        var dueTime = TimeSpan.FromMilliseconds(dueMilliseconds);
         var fired = new TaskCompletionSource<(long Timestamp, int Thread)>(TaskCreationOptions.RunContinuationsAsynchronously);
         var (created, loopThread) = LoopAction.Run(Node.Loop, () =>
         {
@@ -79,7 +83,7 @@ public sealed class UdpEventLoopTests : IDisposable
         Assert.Equal(loopThread, firedOn);
         Assert.True(TimeProvider.System.GetElapsedTime(created, firedAt) >= dueTime);
 
-        // Nothing posted meanwhile: the loop woke from its poll's timeout, not from a datagram.
+        // Nothing posted meanwhile: the loop woke from its receive's or poll's timeout, not from a datagram.
         Assert.Equal(sent, Loop.WakeDatagramsSent);
     }
 
@@ -225,7 +229,7 @@ public sealed class UdpEventLoopTests : IDisposable
     }
 
     private void WaitUntilBlocked() =>
-        Assert.True(SpinWait.SpinUntil(() => Loop.IsBlockedInSocket, s_timeout), "The loop blocks in its socket's poll when it has nothing to do.");
+        Assert.True(SpinWait.SpinUntil(() => Loop.IsBlockedInSocket, s_timeout), "The loop blocks on its socket when it has nothing to do.");
 
     private sealed class BlockingWork(ManualResetEventSlim busy, ManualResetEventSlim release) : ILoopWork
     {

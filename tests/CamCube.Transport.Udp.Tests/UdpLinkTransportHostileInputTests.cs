@@ -13,7 +13,7 @@ public sealed class UdpLinkTransportHostileInputOnUdpLoopTests() : UdpLinkTransp
         var loop = Victim.UdpLoop!;
         for (var i = 0; i < 20; i++)
         {
-            // Each post from this thread finds the loop blocked in its socket's poll and wakes it.
+            // Each post from this thread finds the loop blocked on its socket and wakes it.
             Assert.True(SpinWait.SpinUntil(() => loop.IsBlockedInSocket, s_timeout));
             Assert.Equal(i, LoopAction.Run(Victim.Loop, () => i));
         }

@@ -19,6 +19,7 @@ public sealed partial class UdpEventLoop
     private byte[]? _receiveBuffer;
     private SocketAddress? _from;
     private int _receiveTimeoutMilliseconds;
+    private bool _quiet;
     private Socket? _wakeSocket;
     private SocketAddress? _wakeSource;
     private SocketAddress? _wakeTarget;
@@ -114,7 +115,9 @@ public sealed partial class UdpEventLoop
 
         try
         {
-            var receiveTimeout = ReceiveTimeoutFor(timeoutMilliseconds);
+            // A loop whose last wait ran out (no traffic) polls until a datagram comes: an idle
+            // node then pays no timed-out receives (an exception each) and no option changes.
+            var receiveTimeout = _quiet ? 0 : ReceiveTimeoutFor(timeoutMilliseconds);
             if (receiveTimeout != 0)
             {
                 ReceiveBlocking(socket, receiveTimeout);
@@ -134,6 +137,7 @@ public sealed partial class UdpEventLoop
 
                 if (readable)
                 {
+                    _quiet = false;
                     DrainSocket(socket, timeoutMilliseconds != 0 ? 1 : DatagramsPerTurnMax);
                 }
             }
@@ -168,7 +172,7 @@ public sealed partial class UdpEventLoop
     /// Blocks in one receive call for up to <paramref name="timeoutMilliseconds"/> (-1: no limit)
     /// and hands over the datagram it returns: one system call per datagram, where a poll before
     /// the receive takes two. The socket option is set only when the timeout differs from the last
-    /// one set (a few hundred times a second at most on a busy loop).
+    /// one set (at most about once a millisecond on a busy loop, as the time to the timer shrinks).
     /// </summary>
     private void ReceiveBlocking(Socket socket, int timeoutMilliseconds)
     {
@@ -188,8 +192,9 @@ public sealed partial class UdpEventLoop
         catch (SocketException)
         {
             // The timeout (a timer is due), or an error reported on a later receive (an ICMP
-            // message); either way nothing to answer.
+            // message); either way nothing to answer, and the next waits poll.
             length = -1;
+            _quiet = true;
         }
 
         lock (_gate)

@@ -11,8 +11,8 @@ namespace CamCube.Transport.Udp;
 /// <para>A turn of the loop fires the timers that are due, runs up to <see cref="WorkItemsPerTurnMax"/>
 /// posted work items, then reads up to <see cref="DatagramsPerTurnMax"/> datagrams from the socket of
 /// the <see cref="UdpLinkTransport"/> that runs on it. It blocks only when no work is queued: in one
-/// receive call on the socket (a poll when the next timer is less than 20 ms away), for as long as
-/// the next timer allows. Another thread that posts work to a blocked
+/// receive call on the socket (a poll when the next timer is less than 20 ms away, or while no
+/// datagram has come since a wait ran out), for as long as the next timer allows. Another thread that posts work to a blocked
 /// loop wakes it with a one-byte datagram from the loop's own wake socket, which the loop recognises
 /// by its source address and drops (it is never counted as hostile); a post to a loop that is not
 /// blocked sends nothing. Before a transport attaches its socket (and after it stops), the loop

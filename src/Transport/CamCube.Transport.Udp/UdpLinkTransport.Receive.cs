@@ -122,8 +122,11 @@ public sealed partial class UdpLinkTransport
             return;
         }
 
-        // Every datagram returns credit, frames datagrams too (so a ping-pong needs no credit datagrams).
-        if (link.Credit(BinaryPrimitives.ReadUInt64BigEndian(datagram[UdpDatagram.CreditOffset..])))
+        // Every datagram returns credit, frames datagrams too (so a ping-pong needs no credit
+        // datagrams). The loop takes it at once only if frames wait for it; otherwise the next
+        // send takes it. Read on another thread, the queue is the loop's, so that always posts.
+        if (link.Credit(BinaryPrimitives.ReadUInt64BigEndian(datagram[UdpDatagram.CreditOffset..])) &&
+            (_loop is not UdpEventLoop { IsOnLoopThread: true } || link.Count > 0))
         {
             _loop.Post(this, CodeCredit, (int)link.Direction, null);
         }

@@ -84,7 +84,7 @@ internal static class NodeSettingsReader
         var loop = ParseLoop(configuration["loop"] ?? (spin > TimeSpan.Zero ? "threaded" : null));
         if (spin > TimeSpan.Zero && loop != NodeLoopKind.Threaded)
         {
-            throw new UsageException("--loop-spin-us: only a threaded loop spins (the udp loop blocks in its socket's poll); use --loop threaded.");
+            throw new UsageException("--loop-spin-us: only a threaded loop spins (the udp loop blocks on its socket); use --loop threaded.");
         }
 
         return new NodeSettings
