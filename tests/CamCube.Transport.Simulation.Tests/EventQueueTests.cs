@@ -3,14 +3,18 @@ namespace CamCube.Transport.Simulation.Tests;
 public sealed class EventQueueTests
 {
     [Theory]
-    [InlineData(1)]
-    [InlineData(2)]
-    [InlineData(3)]
-    public void DequeuesInTimeThenSequenceOrderWhenEnqueuesAndDequeuesInterleave(int seed)
+    [InlineData(1, EventQueue.DefaultNearWindowNanoseconds)]
+    [InlineData(2, EventQueue.DefaultNearWindowNanoseconds)]
+    [InlineData(3, EventQueue.DefaultNearWindowNanoseconds)]
+    [InlineData(4, 3)]
+    [InlineData(5, 1)]
+    [InlineData(6, 0)]
+    public void DequeuesInTimeThenSequenceOrderWhenEnqueuesAndDequeuesInterleave(int seed, long nearWindowNanoseconds)
     {
-        // A model: the same events in a sorted set keyed by (due, sequence).
+        // A model: the same events in a sorted set keyed by (due, sequence). Small near windows
+        // split the events between the near and the far heap, ties on time included.
         var random = new Random(seed);
-        var queue = new EventQueue(initialCapacity: 4);
+        var queue = new EventQueue(initialCapacity: 4, nearWindowNanoseconds);
         var model = new SortedSet<(long Due, long Sequence)>();
         long sequence = 0;
         long now = 0;

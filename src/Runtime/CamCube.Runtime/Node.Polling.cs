@@ -37,6 +37,79 @@ public sealed partial class Node
         }
     }
 
+    /// <summary>
+    /// Sends a packet on the first of <paramref name="links"/> with room, as the pump would, when
+    /// nothing else could be polled before it: the packet's service is the node's only data service
+    /// and does not make packets in its poll, its queue is empty, no control service has a packet
+    /// pending for the link and no pump of it is under way. The stride pass moves as if polled.
+    /// Returns false, with the packet still the caller's, when that does not hold or no link has room.
+    /// </summary>
+    private bool TrySendAtOnce(ServiceSlot slot, Packet packet, byte links)
+    {
+        if (!_running || _pollingDataSlots != 0 || _dataSlots.Count != 1 || !ReferenceEquals(_dataSlots[0], slot))
+        {
+            return false;
+        }
+
+        for (var d = 0; d < LinkDirections.Count; d++)
+        {
+            if ((links & (1 << d)) == 0)
+            {
+                continue;
+            }
+
+            var link = (LinkDirection)d;
+            if (_pumping[d] || _liveness.HasPending(d) || _linkState.HasPending(d) || ControlQueued())
+            {
+                return false;
+            }
+
+            if (!_transport.HasRoom(link))
+            {
+                continue;
+            }
+
+            var pass = Math.Max(slot.Pass[d], _virtualTime[d]);
+            var length = packet.Length;
+            _pumping[d] = true;
+            try
+            {
+                if (!_transport.TrySend(link, packet))
+                {
+                    return false;
+                }
+            }
+            finally
+            {
+                _pumping[d] = false;
+            }
+
+            _virtualTime[d] = pass;
+            slot.Pass[d] = pass + slot.Stride;
+            var linkCounters = Counters.Links[d];
+            linkCounters.PacketsSent++;
+            linkCounters.BytesSent += length;
+            slot.Counters.PacketsSent++;
+            slot.Counters.BytesSent += length;
+            return true;
+        }
+
+        return false;
+    }
+
+    private bool ControlQueued()
+    {
+        for (var i = 0; i < _controlSlots.Count; i++)
+        {
+            if (_controlSlots[i].Queue.Count > 0)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     /// <summary>Polls services for <paramref name="link"/> while it has room and someone has a packet for it.</summary>
     internal void Pump(LinkDirection link)
     {

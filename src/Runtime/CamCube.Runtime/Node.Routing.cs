@@ -72,7 +72,8 @@ public sealed partial class Node
             return RouteStatus.DeliveredLocally;
         }
 
-        if (transit)
+        // A service that keeps ServiceBase's OnForward forwards unchanged: no upcall, no second resolve.
+        if (transit && slot.Forwards)
         {
             ForwardDecision decision;
             try
@@ -110,7 +111,10 @@ public sealed partial class Node
                 Deliver(slot, packet);
                 return RouteStatus.DeliveredLocally;
             }
+        }
 
+        if (transit)
+        {
             slot.Counters.PacketsForwarded++;
         }
 
@@ -139,6 +143,11 @@ public sealed partial class Node
         }
 
         packet.QueuedTimestamp = TimeProvider.GetTimestamp();
+        if (slot.Queue.Count == 0 && TrySendAtOnce(slot, packet, links))
+        {
+            return RouteStatus.Queued;
+        }
+
         slot.Queue.Enqueue(packet, links);
         PumpUntilTaken(packet, links);
         return RouteStatus.Queued;

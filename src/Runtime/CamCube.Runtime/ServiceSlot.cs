@@ -1,3 +1,4 @@
+using CamCube.Packets;
 using CamCube.Runtime.ExtendedRouting;
 using CamCube.Services;
 
@@ -22,6 +23,7 @@ internal sealed class ServiceSlot
 
         // Checked once: whether a poll may make a packet the queue does not hold (the control
         // services say so per link themselves, see Node.WantsRoom).
+        Forwards = Base is null || Base.GetType().GetMethod(nameof(ServiceBase.OnForward), [typeof(Packet)])?.DeclaringType != typeof(ServiceBase);
         Polls = isControl ? Control is null : (Base is null || Base.GetType().GetMethod(nameof(ServiceBase.Poll), [typeof(LinkDirection)])?.DeclaringType != typeof(ServiceBase));
     }
 
@@ -51,6 +53,12 @@ internal sealed class ServiceSlot
     /// does not only ever sends what waits in its <see cref="Queue"/>.
     /// </summary>
     public bool Polls { get; }
+
+    /// <summary>
+    /// Gets whether the service's own <see cref="IService.OnForward"/> may do more than forward the
+    /// packet unchanged: it is not a <see cref="ServiceBase"/>, or overrides <see cref="ServiceBase.OnForward"/>.
+    /// </summary>
+    public bool Forwards { get; }
 
     public long Stride { get; }
 

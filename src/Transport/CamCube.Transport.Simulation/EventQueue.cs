@@ -1,57 +1,85 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using CamCube.Packets;
 
 namespace CamCube.Transport.Simulation;
 
 /// <summary>
-/// The engine's pending events: a 4-ary min-heap ordered by (due time, insertion sequence).
+/// The engine's pending events, taken out in (due time, insertion sequence) order.
 /// </summary>
 /// <remarks>
-/// Heap entries hold only numbers (due time, sequence and the index of a slot); the events
-/// themselves, with their references, stay put in a slot table. So sifting moves plain 24-byte
-/// values, with no garbage-collector write barrier per move, and a 4-ary heap halves the depth
-/// of a binary one: fewer cache lines touched per event. Sequences are unique, so the order is
-/// total and a run replays exactly. Grows by doubling; allocates nothing once grown.
+/// <para>Two 4-ary min-heaps: events due within <see cref="NearWindowNanoseconds"/> of the last
+/// event taken (frames on the wire, work posted now) go to a near heap, later ones (timers) to a
+/// far heap, and the first event is the smaller of the two heaps' firsts. The order is exactly
+/// that of one heap; only the cost changes: most events are near, and the near heap stays small,
+/// where one heap would sift every near event past the hundreds of timers pending.</para>
+/// <para>Heap entries hold only numbers (the due time, and the sequence and slot packed in one
+/// word: 38 and 26 bits); the events themselves, with their references, stay put in a slot table.
+/// So sifting moves plain 16-byte values, with no garbage-collector write barrier per move, and a
+/// 4-ary heap halves the depth of a binary one. Sequences are unique, so the order is total and a
+/// run replays exactly. Grows by doubling; allocates nothing once grown.</para>
 /// </remarks>
 internal sealed class EventQueue
 {
-    private const int Arity = 4;
+    /// <summary>The default near window: longer than a jumbo frame's serialization and propagation, shorter than a millisecond timer.</summary>
+    public const long DefaultNearWindowNanoseconds = 250_000;
 
-    private HeapEntry[] _heap;
+    private const int Arity = 4;
+    private const int SlotBits = 26;
+    private const int SlotMask = (1 << SlotBits) - 1;
+    private const ulong SequenceMax = (1UL << (64 - SlotBits)) - 1;
+
+    private readonly Heap _near;
+    private readonly Heap _far;
     private SimulationEvent[] _slots;
     private int[] _freeSlots;
     private int _freeCount;
     private int _slotsUsed;
+    private long _lastDue;
 
     /// <summary>Creates a queue with room for <paramref name="initialCapacity"/> events before it grows.</summary>
-    public EventQueue(int initialCapacity)
+    /// <param name="initialCapacity">The events to make room for up front.</param>
+    /// <param name="nearWindowNanoseconds">How far ahead of the last event taken an event counts as near.</param>
+    public EventQueue(int initialCapacity, long nearWindowNanoseconds = DefaultNearWindowNanoseconds)
     {
         var capacity = Math.Max(16, initialCapacity);
-        _heap = new HeapEntry[capacity];
+        _near = new Heap(capacity);
+        _far = new Heap(capacity);
         _slots = new SimulationEvent[capacity];
         _freeSlots = new int[capacity];
+        NearWindowNanoseconds = nearWindowNanoseconds;
     }
 
+    /// <summary>Gets how far ahead of the last event taken an event goes to the near heap.</summary>
+    public long NearWindowNanoseconds { get; }
+
     /// <summary>Gets how many events are queued.</summary>
-    public int Count { get; private set; }
+    public int Count => _near.Count + _far.Count;
 
     /// <summary>Queues <paramref name="item"/> due at <paramref name="dueNanoseconds"/>, ordered behind every queued event with a lower sequence at the same time.</summary>
     public int Enqueue(long dueNanoseconds, long sequence, in SimulationEvent item)
     {
-        if (Count == _heap.Length)
+        if (Count == _slots.Length)
         {
-            Grow();
+            Array.Resize(ref _slots, _slots.Length * 2);
+            Array.Resize(ref _freeSlots, _slots.Length);
         }
 
         var slot = _freeCount > 0 ? _freeSlots[--_freeCount] : _slotsUsed++;
+        if ((ulong)sequence > SequenceMax || slot > SlotMask)
+        {
+            ThrowFull();
+        }
+
         _slots[slot] = item;
-        SiftUp(Count++, new HeapEntry(dueNanoseconds, sequence, slot));
+        var entry = new HeapEntry(dueNanoseconds, ((ulong)sequence << SlotBits) | (uint)slot);
+        (dueNanoseconds - _lastDue < NearWindowNanoseconds ? _near : _far).Push(entry);
         return slot;
     }
 
     /// <summary>
     /// Cancels the pending event in <paramref name="slot"/> (returned by <see cref="Enqueue"/>; the
-    /// caller knows it has not run yet): it stays in the heap but is dequeued as
+    /// caller knows it has not run yet): it stays queued but is dequeued as
     /// <see cref="SimulationEventCodes.Cancelled"/>. Returns the packet it held, for the caller to release.
     /// </summary>
     public Packet? Cancel(int slot)
@@ -66,102 +94,124 @@ internal sealed class EventQueue
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryPeekDue(out long dueNanoseconds)
     {
-        if (Count == 0)
+        if (_near.Count == 0)
         {
-            dueNanoseconds = 0;
-            return false;
+            if (_far.Count == 0)
+            {
+                dueNanoseconds = 0;
+                return false;
+            }
+
+            dueNanoseconds = _far.Entries[0].Due;
+            return true;
         }
 
-        dueNanoseconds = _heap[0].Due;
+        dueNanoseconds = _far.Count == 0 ? _near.Entries[0].Due : Math.Min(_near.Entries[0].Due, _far.Entries[0].Due);
         return true;
     }
 
     /// <summary>Takes the first event out. The caller checked that the queue is not empty.</summary>
     public SimulationEvent Dequeue(out long dueNanoseconds, out long sequence)
     {
-        var heap = _heap;
-        var first = heap[0];
+        var from = _far.Count == 0 || (_near.Count > 0 && Before(_near.Entries[0], _far.Entries[0])) ? _near : _far;
+        var first = from.Pop();
         dueNanoseconds = first.Due;
-        sequence = first.Sequence;
-        var item = _slots[first.Slot];
-        _slots[first.Slot] = default;
-        _freeSlots[_freeCount++] = first.Slot;
-        var last = --Count;
-        if (last > 0)
-        {
-            SiftDown(heap[last], last);
-        }
-
+        _lastDue = first.Due;
+        sequence = (long)(first.Order >> SlotBits);
+        var firstSlot = (int)(first.Order & SlotMask);
+        var item = _slots[firstSlot];
+        _slots[firstSlot] = default;
+        _freeSlots[_freeCount++] = firstSlot;
         return item;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool Before(in HeapEntry a, in HeapEntry b) =>
-        a.Due < b.Due || (a.Due == b.Due && a.Sequence < b.Sequence);
+        a.Due < b.Due || (a.Due == b.Due && a.Order < b.Order);
 
-    private void SiftUp(int index, HeapEntry entry)
+    [DoesNotReturn]
+    private static void ThrowFull() =>
+        throw new InvalidOperationException($"The event queue holds at most {SlotMask + 1} pending events and {SequenceMax} insertions.");
+
+    /// <summary>A heap entry: the due time, then the insertion sequence (high bits) and slot (low bits), ordered as (due, sequence).</summary>
+    private readonly record struct HeapEntry(long Due, ulong Order);
+
+    /// <summary>A 4-ary min-heap of entries.</summary>
+    private sealed class Heap(int capacity)
     {
-        var heap = _heap;
-        while (index > 0)
+        public HeapEntry[] Entries = new HeapEntry[capacity];
+
+        public int Count;
+
+        public void Push(HeapEntry entry)
         {
-            var parent = (index - 1) / Arity;
-            ref var above = ref heap[parent];
-            if (!Before(entry, above))
+            if (Count == Entries.Length)
             {
-                break;
+                Array.Resize(ref Entries, Entries.Length * 2);
             }
 
-            heap[index] = above;
-            index = parent;
-        }
-
-        heap[index] = entry;
-    }
-
-    /// <summary>Places <paramref name="entry"/> (the old last entry) from the root down, within the first <paramref name="count"/> entries.</summary>
-    private void SiftDown(HeapEntry entry, int count)
-    {
-        var heap = _heap;
-        var index = 0;
-        while (true)
-        {
-            var child = (index * Arity) + 1;
-            if (child >= count)
+            var heap = Entries;
+            var index = Count++;
+            while (index > 0)
             {
-                break;
-            }
-
-            // The smallest of up to four children.
-            var best = child;
-            var end = Math.Min(child + Arity, count);
-            for (var c = child + 1; c < end; c++)
-            {
-                if (Before(heap[c], heap[best]))
+                var parent = (index - 1) / Arity;
+                ref var above = ref heap[parent];
+                if (!Before(entry, above))
                 {
-                    best = c;
+                    break;
                 }
+
+                heap[index] = above;
+                index = parent;
             }
 
-            if (!Before(heap[best], entry))
-            {
-                break;
-            }
-
-            heap[index] = heap[best];
-            index = best;
+            heap[index] = entry;
         }
 
-        heap[index] = entry;
-    }
+        /// <summary>Takes the first entry out; the heap is not empty.</summary>
+        public HeapEntry Pop()
+        {
+            var heap = Entries;
+            var first = heap[0];
+            var count = --Count;
+            if (count == 0)
+            {
+                return first;
+            }
 
-    private void Grow()
-    {
-        var capacity = _heap.Length * 2;
-        Array.Resize(ref _heap, capacity);
-        Array.Resize(ref _slots, capacity);
-        Array.Resize(ref _freeSlots, capacity);
-    }
+            // Places the old last entry from the root down.
+            var entry = heap[count];
+            var index = 0;
+            while (true)
+            {
+                var child = (index * Arity) + 1;
+                if (child >= count)
+                {
+                    break;
+                }
 
-    /// <summary>A heap entry: when the event is due, its insertion sequence, and where it is kept.</summary>
-    private readonly record struct HeapEntry(long Due, long Sequence, int Slot);
+                // The smallest of up to four children.
+                var best = child;
+                var end = Math.Min(child + Arity, count);
+                for (var c = child + 1; c < end; c++)
+                {
+                    if (Before(heap[c], heap[best]))
+                    {
+                        best = c;
+                    }
+                }
+
+                if (!Before(heap[best], entry))
+                {
+                    break;
+                }
+
+                heap[index] = heap[best];
+                index = best;
+            }
+
+            heap[index] = entry;
+            return first;
+        }
+    }
 }

@@ -22,6 +22,7 @@ public sealed class SimulatedCube
     private readonly Node?[] _nodes;
     private readonly Action<Node>? _configure;
     private readonly ReachabilityView _liveServers;
+    private readonly KeySpace _keySpace;
     private readonly RoutingComputationCache? _routingComputations;
 
     /// <summary>Creates the engine, the network and the packet pool of a cube; no node runs until <see cref="StartAll"/>.</summary>
@@ -38,6 +39,7 @@ public sealed class SimulatedCube
         Pool = new PacketPool(Options.Network.MtuBytes, Options.PooledPacketsMax);
         _nodes = new Node?[Network.ServerCount];
         _liveServers = new ReachabilityView(shape);
+        _keySpace = KeySpace.For(shape);
         _routingComputations = Options.ShareRoutingComputations ? new RoutingComputationCache(shape) : null;
     }
 
@@ -119,8 +121,17 @@ public sealed class SimulatedCube
     }
 
     /// <summary>Gets the true root of <paramref name="key"/>: the first live server of its walk (camcubeos 3.2).</summary>
-    public Coordinate TrueRoot(KeyCoordinate key) =>
-        KeySpace.For(Shape).TryGetRoot(key, _liveServers, out var root) ? root : throw new InvalidOperationException("No server is alive.");
+    public Coordinate TrueRoot(KeyCoordinate key)
+    {
+        // The keyspace's walk starts at the home: a live home is the root.
+        var home = key.Home;
+        if (Shape.Contains(home) && _liveServers.IsReachable(home))
+        {
+            return home;
+        }
+
+        return _keySpace.TryGetRoot(key, _liveServers, out var root) ? root : throw new InvalidOperationException("No server is alive.");
+    }
 
     /// <summary>Gets whether every live node has its link to every live neighbour over an uncut cable up.</summary>
     public bool AllLinksUp()

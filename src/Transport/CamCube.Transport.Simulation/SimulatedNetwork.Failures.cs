@@ -163,7 +163,7 @@ public sealed partial class SimulatedNetwork
         for (var i = 0; i < endpoint.QueueCount; i++)
         {
             var slot = endpoint.QueueHead + i;
-            Drop(_engine.Cancel(_arrivalSlots[baseSlot + (slot >= _queueMax ? slot - _queueMax : slot)])!);
+            Drop(_engine.Cancel(_frames[baseSlot + (slot >= _queueMax ? slot - _queueMax : slot)].ArrivalSlot)!);
         }
 
         endpoint.QueueHead = 0;

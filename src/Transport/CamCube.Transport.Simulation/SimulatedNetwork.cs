@@ -31,9 +31,7 @@ public sealed partial class SimulatedNetwork : ILoopWork
     private readonly SimulationEngine _engine;
     private readonly LinkEndpoint[] _endpoints;
     private readonly int[] _peers;
-    private readonly long[] _departures;
-    private readonly int[] _lengths;
-    private readonly int[] _arrivalSlots;
+    private readonly QueuedFrame[] _frames;
     private readonly SimulatedLinkTransport?[] _transports;
     private readonly bool[] _alive;
     private readonly long[] _aliveSinceNanoseconds;
@@ -75,9 +73,7 @@ public sealed partial class SimulatedNetwork : ILoopWork
         _nanosecondsPerByte = bitNanoseconds % options.BandwidthBitsPerSecond == 0 ? bitNanoseconds / options.BandwidthBitsPerSecond : 0;
         _endpoints = new LinkEndpoint[ServerCount * LinksPerServer];
         _peers = new int[_endpoints.Length];
-        _departures = new long[_endpoints.Length * _queueMax];
-        _lengths = new int[_departures.Length];
-        _arrivalSlots = new int[_departures.Length];
+        _frames = new QueuedFrame[_endpoints.Length * _queueMax];
         _transports = new SimulatedLinkTransport?[ServerCount];
         _alive = new bool[ServerCount];
         _aliveSinceNanoseconds = new long[ServerCount];
@@ -219,15 +215,16 @@ public sealed partial class SimulatedNetwork : ILoopWork
         if (endpoint.QueueCount > 0)
         {
             var tail = endpoint.QueueHead + endpoint.QueueCount - 1;
-            start = _departures[baseSlot + (tail >= _queueMax ? tail - _queueMax : tail)];
+            start = _frames[baseSlot + (tail >= _queueMax ? tail - _queueMax : tail)].DepartureNanoseconds;
         }
 
         var departure = start + SerializationNanoseconds(frame.Length);
         var slot = endpoint.QueueHead + endpoint.QueueCount;
         var i = baseSlot + (slot >= _queueMax ? slot - _queueMax : slot);
-        _departures[i] = departure;
-        _lengths[i] = frame.Length;
-        _arrivalSlots[i] = _engine.ScheduleAt(departure + _propagationNanoseconds, this, SimulationEventCodes.Arrival, _peers[e], frame);
+        ref var queued = ref _frames[i];
+        queued.DepartureNanoseconds = departure;
+        queued.Length = frame.Length;
+        queued.ArrivalSlot = _engine.ScheduleAt(departure + _propagationNanoseconds, this, SimulationEventCodes.Arrival, _peers[e], frame);
         endpoint.QueueCount++;
         FramesSent++;
         ArmRoom(e, ref endpoint);
@@ -258,13 +255,14 @@ public sealed partial class SimulatedNetwork : ILoopWork
         while (endpoint.QueueCount > 0)
         {
             var i = baseSlot + endpoint.QueueHead;
-            if (_departures[i] > now)
+            ref readonly var queued = ref _frames[i];
+            if (queued.DepartureNanoseconds > now)
             {
                 break;
             }
 
             endpoint.FramesTransmitted++;
-            endpoint.BytesTransmitted += _lengths[i];
+            endpoint.BytesTransmitted += queued.Length;
             endpoint.QueueHead = endpoint.QueueHead + 1 == _queueMax ? 0 : endpoint.QueueHead + 1;
             endpoint.QueueCount--;
         }
@@ -275,7 +273,7 @@ public sealed partial class SimulatedNetwork : ILoopWork
     {
         if (endpoint.RoomRequested && !endpoint.RoomEventPending && endpoint.QueueCount > 0)
         {
-            endpoint.RoomSlot = _engine.ScheduleAt(_departures[(e * _queueMax) + endpoint.QueueHead], this, SimulationEventCodes.RoomDue, e, null);
+            endpoint.RoomSlot = _engine.ScheduleAt(_frames[(e * _queueMax) + endpoint.QueueHead].DepartureNanoseconds, this, SimulationEventCodes.RoomDue, e, null);
             endpoint.RoomEventPending = true;
         }
     }

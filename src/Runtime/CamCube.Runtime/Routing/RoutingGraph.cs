@@ -8,8 +8,8 @@ namespace CamCube.Runtime.Routing;
 /// </summary>
 /// <remarks>
 /// Memory: the links (1 byte per server), the component of every server (4 bytes per server), a
-/// bitset per component asked for, and a distance array (2 bytes per server) per source searched:
-/// at most 2 x servers^2 bytes when every server is a source.
+/// reference per server to its search, a bitset per component asked for, and a distance array (2
+/// bytes per server) per source searched: at most 2 x servers^2 bytes when every server is a source.
 /// </remarks>
 internal sealed class RoutingGraph
 {
@@ -23,7 +23,7 @@ internal sealed class RoutingGraph
     private readonly int[] _neighbors;
     private readonly byte[] _peerBits = new byte[LinkDirections.Count];
     private readonly ulong[]?[] _members;
-    private readonly Dictionary<int, ushort[]> _distances = [];
+    private readonly ushort[]?[] _distances;
 
     public RoutingGraph(RoutingComputationCache owner, LinkStateDatabase database)
     {
@@ -33,6 +33,7 @@ internal sealed class RoutingGraph
         Fingerprint = database.Fingerprint;
         DegradedCount = database.DegradedCount;
         _component = new int[_shape.ServerCount];
+        _distances = new ushort[]?[_shape.ServerCount];
         _neighbors = NeighborTable.For(_shape);
         for (var d = 0; d < LinkDirections.Count; d++)
         {
@@ -87,14 +88,15 @@ internal sealed class RoutingGraph
     /// </summary>
     public ushort[] DistancesFrom(int source)
     {
-        if (!_distances.TryGetValue(source, out var distances))
-        {
-            distances = new ushort[_shape.ServerCount];
-            Search(source, distances);
-            _distances.Add(source, distances);
-            _owner.SearchesRun++;
-        }
+        return _distances[source] ?? SearchFrom(source);
+    }
 
+    private ushort[] SearchFrom(int source)
+    {
+        var distances = new ushort[_shape.ServerCount];
+        Search(source, distances);
+        _distances[source] = distances;
+        _owner.SearchesRun++;
         return distances;
     }
 
