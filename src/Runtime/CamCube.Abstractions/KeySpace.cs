@@ -163,6 +163,15 @@ public sealed class KeySpace
     /// <summary>Tries to get the root of a key coordinate: the first reachable server of its walk. False only when no server is reachable.</summary>
     public bool TryGetRoot(KeyCoordinate keyCoordinate, IReachabilityView view, out Coordinate root)
     {
+        // camcubeos 3.2: the walk starts at the home, so a reachable home is the root (no walk).
+        ArgumentNullException.ThrowIfNull(view);
+        var home = keyCoordinate.Home;
+        if (view.Shape == Shape && Shape.Contains(home) && view.IsReachable(home))
+        {
+            root = home;
+            return true;
+        }
+
         Span<Coordinate> one = stackalloc Coordinate[1];
         var found = GetServersForKey(keyCoordinate, view, one) == 1;
         root = one[0];

@@ -46,7 +46,7 @@ public sealed partial class Node
     /// </summary>
     private bool TrySendAtOnce(ServiceSlot slot, Packet packet, byte links)
     {
-        if (!_running || _pollingDataSlots != 0 || _dataSlots.Count != 1 || !ReferenceEquals(_dataSlots[0], slot))
+        if (!_running || _pollingDataSlots != 0 || _dataSlots.Count != 1 || !ReferenceEquals(_dataSlots[0], slot) || ControlQueued())
         {
             return false;
         }
@@ -59,7 +59,7 @@ public sealed partial class Node
             }
 
             var link = (LinkDirection)d;
-            if (_pumping[d] || _liveness.HasPending(d) || _linkState.HasPending(d) || ControlQueued())
+            if (_pumping[d] || _liveness.HasPending(d) || _linkState.HasPending(d))
             {
                 return false;
             }
@@ -86,15 +86,20 @@ public sealed partial class Node
 
             _virtualTime[d] = pass;
             slot.Pass[d] = pass + slot.Stride;
-            var linkCounters = Counters.Links[d];
-            linkCounters.PacketsSent++;
-            linkCounters.BytesSent += length;
-            slot.Counters.PacketsSent++;
-            slot.Counters.BytesSent += length;
+            CountSent(d, slot, length);
             return true;
         }
 
         return false;
+    }
+
+    private void CountSent(int d, ServiceSlot slot, int length)
+    {
+        var linkCounters = Counters.Links[d];
+        linkCounters.PacketsSent++;
+        linkCounters.BytesSent += length;
+        slot.Counters.PacketsSent++;
+        slot.Counters.BytesSent += length;
     }
 
     private bool ControlQueued()
@@ -137,11 +142,7 @@ public sealed partial class Node
                     break;
                 }
 
-                var linkCounters = Counters.Links[d];
-                linkCounters.PacketsSent++;
-                linkCounters.BytesSent += length;
-                slot!.Counters.PacketsSent++;
-                slot.Counters.BytesSent += length;
+                CountSent(d, slot!, length);
             }
 
             if (_roomRequests is { } requests && _running && WantsRoom(d))

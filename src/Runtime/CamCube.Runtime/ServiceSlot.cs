@@ -23,8 +23,8 @@ internal sealed class ServiceSlot
 
         // Checked once: whether a poll may make a packet the queue does not hold (the control
         // services say so per link themselves, see Node.WantsRoom).
-        Forwards = Base is null || Base.GetType().GetMethod(nameof(ServiceBase.OnForward), [typeof(Packet)])?.DeclaringType != typeof(ServiceBase);
-        Polls = isControl ? Control is null : (Base is null || Base.GetType().GetMethod(nameof(ServiceBase.Poll), [typeof(LinkDirection)])?.DeclaringType != typeof(ServiceBase));
+        Forwards = Base is null || !Keeps(typeof(ServiceBase), nameof(ServiceBase.OnForward), typeof(Packet));
+        Polls = isControl ? Control is null : (Base is null || !Keeps(typeof(ServiceBase), nameof(ServiceBase.Poll), typeof(LinkDirection)));
     }
 
     public IService Service { get; }
@@ -85,9 +85,12 @@ internal sealed class ServiceSlot
     public void AttachRouter(ExtendedRouter router)
     {
         Router = router;
-        var poll = Service.GetType().GetMethod(nameof(IService.Poll), [typeof(LinkDirection)]);
-        PolledRouter = Service is RoutedServiceBase && poll?.DeclaringType == typeof(RoutedServiceBase) ? router : null;
+        PolledRouter = Service is RoutedServiceBase && Keeps(typeof(RoutedServiceBase), nameof(RoutedServiceBase.Poll), typeof(LinkDirection)) ? router : null;
     }
+
+    /// <summary>Gets whether the service's one-parameter method <paramref name="name"/> is still the one <paramref name="declaringType"/> declares (not overridden).</summary>
+    private bool Keeps(Type declaringType, string name, Type parameter) =>
+        Service.GetType().GetMethod(name, [parameter])?.DeclaringType == declaringType;
 
     public bool Registered { get; set; } = true;
 }

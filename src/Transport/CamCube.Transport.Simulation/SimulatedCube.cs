@@ -121,17 +121,8 @@ public sealed class SimulatedCube
     }
 
     /// <summary>Gets the true root of <paramref name="key"/>: the first live server of its walk (camcubeos 3.2).</summary>
-    public Coordinate TrueRoot(KeyCoordinate key)
-    {
-        // The keyspace's walk starts at the home: a live home is the root.
-        var home = key.Home;
-        if (Shape.Contains(home) && _liveServers.IsReachable(home))
-        {
-            return home;
-        }
-
-        return _keySpace.TryGetRoot(key, _liveServers, out var root) ? root : throw new InvalidOperationException("No server is alive.");
-    }
+    public Coordinate TrueRoot(KeyCoordinate key) =>
+        _keySpace.TryGetRoot(key, _liveServers, out var root) ? root : throw new InvalidOperationException("No server is alive.");
 
     /// <summary>Gets whether every live node has its link to every live neighbour over an uncut cable up.</summary>
     public bool AllLinksUp()
