@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using BenchmarkDotNet.Attributes;
 using CamCube.Packets;
 using CamCube.Runtime;
@@ -44,17 +43,13 @@ public class ExtendedRoutingOverheadBenchmarks
         _keyLists = new byte[LinkDirections.Count][];
         for (var link = 0; link < LinkDirections.Count; link++)
         {
-            var payload = new byte[1 + (8 * K)];
+            var payload = new byte[1 + (KeyCoordinate.WireSizeBytes * K)];
             payload[0] = (byte)K;
             for (var k = 0; k < K; k++)
             {
                 // Key coordinates of other neighbours than the sender: never back out of the arrival link.
                 var target = s_shape.Neighbor(s_self, (LinkDirection)((link + 1 + k) % LinkDirections.Count));
-                var entry = payload.AsSpan(1 + (8 * k));
-                BinaryPrimitives.WriteUInt16BigEndian(entry, (ushort)target.X);
-                BinaryPrimitives.WriteUInt16BigEndian(entry[2..], (ushort)target.Y);
-                BinaryPrimitives.WriteUInt16BigEndian(entry[4..], (ushort)target.Z);
-                BinaryPrimitives.WriteUInt16BigEndian(entry[6..], 0);
+                KeyCoordinate.At(target, 0).Write(payload.AsSpan(1 + (KeyCoordinate.WireSizeBytes * k)));
             }
 
             _keyLists[link] = payload;
@@ -154,12 +149,7 @@ public class ExtendedRoutingOverheadBenchmarks
             int count = payload[0];
             for (var k = 0; k < count; k++)
             {
-                var entry = payload[(1 + (8 * k))..];
-                next[k] = new KeyCoordinate(
-                    BinaryPrimitives.ReadUInt16BigEndian(entry),
-                    BinaryPrimitives.ReadUInt16BigEndian(entry[2..]),
-                    BinaryPrimitives.ReadUInt16BigEndian(entry[4..]),
-                    BinaryPrimitives.ReadUInt16BigEndian(entry[6..]));
+                next[k] = KeyCoordinate.Read(payload[(1 + (KeyCoordinate.WireSizeBytes * k))..]);
             }
 
             // Mark the packet done so that, arriving at the next server, it is not sent further.

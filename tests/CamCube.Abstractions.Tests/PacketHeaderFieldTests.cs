@@ -5,10 +5,7 @@ namespace CamCube.Abstractions.Tests;
 public sealed class PacketHeaderFieldTests
 {
     [Theory]
-    [InlineData(0, 0, 0, 0)]
-    [InlineData(1, 2, 3, 4)]
-    [InlineData(65535, 0, 65535, 65535)]
-    [InlineData(0x1234, 0xABCD, 0x00FF, 0xFF00)]
+    [MemberData(nameof(KeyCoordinateWireTests.WireCases), MemberType = typeof(KeyCoordinateWireTests))]
     public void DestinationIsFourBigEndianFieldsAtItsOffsetAndReadsBackUnchanged(int x, int y, int z, int w)
     {
         var packet = new PacketPool(256).Rent();

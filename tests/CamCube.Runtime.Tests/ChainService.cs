@@ -39,11 +39,7 @@ internal sealed class ChainService(ushort id = 0x0500, RoutingQueueOptions? queu
         BinaryPrimitives.WriteUInt16BigEndian(area[4..], ushort.MaxValue);
         for (var i = 0; i < chain.Length; i++)
         {
-            var entry = area[(ChainOffset + (8 * i))..];
-            BinaryPrimitives.WriteUInt16BigEndian(entry, (ushort)chain[i].X);
-            BinaryPrimitives.WriteUInt16BigEndian(entry[2..], (ushort)chain[i].Y);
-            BinaryPrimitives.WriteUInt16BigEndian(entry[4..], (ushort)chain[i].Z);
-            BinaryPrimitives.WriteUInt16BigEndian(entry[6..], chain[i].W);
+            chain[i].Write(area[(ChainOffset + (KeyCoordinate.WireSizeBytes * i))..]);
         }
 
         packet.PayloadLength = ChainOffset + (8 * chain.Length);
@@ -66,12 +62,7 @@ internal sealed class ChainService(ushort id = 0x0500, RoutingQueueOptions? queu
             return 0;
         }
 
-        var entry = payload[(ChainOffset + (8 * index))..];
-        next[0] = new KeyCoordinate(
-            BinaryPrimitives.ReadUInt16BigEndian(entry),
-            BinaryPrimitives.ReadUInt16BigEndian(entry[2..]),
-            BinaryPrimitives.ReadUInt16BigEndian(entry[4..]),
-            BinaryPrimitives.ReadUInt16BigEndian(entry[6..]));
+        next[0] = KeyCoordinate.Read(payload[(ChainOffset + (KeyCoordinate.WireSizeBytes * index))..]);
         payload[0]++;
         return 1;
     }

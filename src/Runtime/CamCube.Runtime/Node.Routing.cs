@@ -59,7 +59,13 @@ public sealed partial class Node
 
         if (server == Self)
         {
-            if (transit)
+            if (transit && slot.DirectRouter is { } router && packet.DestinationKind == DestinationKind.Key)
+            {
+                // The service's hop inspection would hand it to its router unchanged: F is asked here.
+                slot.Counters.PacketsDelivered++;
+                router.Arrived(packet, responsible: true);
+            }
+            else if (transit)
             {
                 Deliver(slot, packet);
             }
@@ -75,6 +81,13 @@ public sealed partial class Node
         // A service that keeps ServiceBase's OnForward forwards unchanged: no upcall, no second resolve.
         if (transit && slot.Forwards)
         {
+            if (slot.DirectRouter is { } passing && packet.DestinationKind == DestinationKind.Key)
+            {
+                // As RoutedServiceBase.OnForward with the default hop inspection: on towards the destination.
+                passing.Arrived(packet, responsible: false);
+                return RouteStatus.Queued;
+            }
+
             ForwardDecision decision;
             try
             {

@@ -1,3 +1,4 @@
+using System.Reflection;
 using CamCube.Packets;
 using CamCube.Runtime.ExtendedRouting;
 using CamCube.Services;
@@ -23,8 +24,8 @@ internal sealed class ServiceSlot
 
         // Checked once: whether a poll may make a packet the queue does not hold (the control
         // services say so per link themselves, see Node.WantsRoom).
-        Forwards = Base is null || !Keeps(typeof(ServiceBase), nameof(ServiceBase.OnForward), typeof(Packet));
-        Polls = isControl ? Control is null : (Base is null || !Keeps(typeof(ServiceBase), nameof(ServiceBase.Poll), typeof(LinkDirection)));
+        Forwards = Base is null || !Keeps(typeof(ServiceBase), "OnForward", typeof(Packet));
+        Polls = isControl ? Control is null : (Base is null || !Keeps(typeof(ServiceBase), "Poll", typeof(LinkDirection)));
     }
 
     public IService Service { get; }
@@ -81,16 +82,26 @@ internal sealed class ServiceSlot
     /// </summary>
     public ExtendedRouter? PolledRouter { get; private set; }
 
-    /// <summary>Attaches the service's extended router and decides whether the node may poll it directly.</summary>
+    /// <summary>
+    /// Gets the router the node hands the service's key-routed packets to at every hop, without the
+    /// service's upcalls: set when the service keeps <see cref="RoutedServiceBase"/>'s <c>OnHop</c>,
+    /// which hands every packet to the router unchanged (four calls and a second root lookup fewer
+    /// per hop); null when the service inspects its packets itself.
+    /// </summary>
+    public ExtendedRouter? DirectRouter { get; private set; }
+
+    /// <summary>Attaches the service's extended router and decides whether the node may poll it and hand it packets directly.</summary>
     public void AttachRouter(ExtendedRouter router)
     {
         Router = router;
-        PolledRouter = Service is RoutedServiceBase && Keeps(typeof(RoutedServiceBase), nameof(RoutedServiceBase.Poll), typeof(LinkDirection)) ? router : null;
+        var routed = Service is RoutedServiceBase;
+        PolledRouter = routed && Keeps(typeof(RoutedServiceBase), "Poll", typeof(LinkDirection)) ? router : null;
+        DirectRouter = routed && Keeps(typeof(RoutedServiceBase), "OnHop", typeof(Packet), typeof(bool)) ? router : null;
     }
 
-    /// <summary>Gets whether the service's one-parameter method <paramref name="name"/> is still the one <paramref name="declaringType"/> declares (not overridden).</summary>
-    private bool Keeps(Type declaringType, string name, Type parameter) =>
-        Service.GetType().GetMethod(name, [parameter])?.DeclaringType == declaringType;
+    /// <summary>Gets whether the service's method <paramref name="name"/> (public or protected) is still the one <paramref name="declaringType"/> declares (not overridden).</summary>
+    private bool Keeps(Type declaringType, string name, params Type[] parameters) =>
+        Service.GetType().GetMethod(name, BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic, parameters)?.DeclaringType == declaringType;
 
     public bool Registered { get; set; } = true;
 }

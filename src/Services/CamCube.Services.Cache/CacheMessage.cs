@@ -60,11 +60,7 @@ internal static class CacheMessage
     public static Coordinate? SecondaryOf(ReadOnlySpan<byte> p) =>
         BinaryPrimitives.ReadUInt16BigEndian(p[SecondaryOffset..]) == NoServer ? null : ReadCoordinate(p[SecondaryOffset..]);
 
-    public static KeyCoordinate PrimaryOf(ReadOnlySpan<byte> p) => new(
-        BinaryPrimitives.ReadUInt16BigEndian(p[PrimaryOffset..]),
-        BinaryPrimitives.ReadUInt16BigEndian(p[(PrimaryOffset + 2)..]),
-        BinaryPrimitives.ReadUInt16BigEndian(p[(PrimaryOffset + 4)..]),
-        BinaryPrimitives.ReadUInt16BigEndian(p[(PrimaryOffset + 6)..]));
+    public static KeyCoordinate PrimaryOf(ReadOnlySpan<byte> p) => KeyCoordinate.Read(p[PrimaryOffset..]);
 
     /// <summary>Checks the lengths of a received payload: the version, a known type, and a key and chunk inside the payload.</summary>
     public static bool IsWellFormed(ReadOnlySpan<byte> p)
@@ -99,10 +95,7 @@ internal static class CacheMessage
         BinaryPrimitives.WriteUInt32BigEndian(p[RequestIdOffset..], requestId);
         WriteCoordinate(p[RequesterOffset..], requester);
         SetSecondary(p, null);
-        BinaryPrimitives.WriteUInt16BigEndian(p[PrimaryOffset..], (ushort)primary.X);
-        BinaryPrimitives.WriteUInt16BigEndian(p[(PrimaryOffset + 2)..], (ushort)primary.Y);
-        BinaryPrimitives.WriteUInt16BigEndian(p[(PrimaryOffset + 4)..], (ushort)primary.Z);
-        BinaryPrimitives.WriteUInt16BigEndian(p[(PrimaryOffset + 6)..], primary.W);
+        primary.Write(p[PrimaryOffset..]);
         p[CodeOffset] = code;
         p[KeyLengthOffset] = (byte)key.Length;
         SetItem(p, 0, 0, 0);

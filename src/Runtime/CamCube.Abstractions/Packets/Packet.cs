@@ -119,15 +119,8 @@ public sealed class Packet
     {
         // x, y, z and w are four big-endian 16-bit fields in a row: one 64-bit read or write, read
         // and written at every hop.
-        get
-        {
-            var fields = BinaryPrimitives.ReadUInt64BigEndian(Buffer.AsSpan(PacketHeader.DestinationOffset, 8));
-            return new KeyCoordinate((ushort)(fields >> 48), (ushort)(fields >> 32), (ushort)(fields >> 16), (ushort)fields);
-        }
-
-        set => BinaryPrimitives.WriteUInt64BigEndian(
-            Buffer.AsSpan(PacketHeader.DestinationOffset, 8),
-            ((ulong)(ushort)value.X << 48) | ((ulong)(ushort)value.Y << 32) | ((ulong)(ushort)value.Z << 16) | value.W);
+        get => KeyCoordinate.Read(Buffer.AsSpan(PacketHeader.DestinationOffset, KeyCoordinate.WireSizeBytes));
+        set => value.Write(Buffer.AsSpan(PacketHeader.DestinationOffset, KeyCoordinate.WireSizeBytes));
     }
 
     /// <summary>Gets or sets the destination server (the home of <see cref="Destination"/>).</summary>

@@ -117,6 +117,24 @@ internal sealed partial class ExtendedRouter : IExtendedRouter
         return Enqueue(packet, _scratch.AsSpan(0, 1));
     }
 
+    /// <summary>
+    /// Takes a key-routed packet of a service whose hop inspection hands every packet on (see
+    /// <see cref="ServiceSlot.DirectRouter"/>) straight from the node, as <see cref="Continue"/>
+    /// would after it. <paramref name="responsible"/>: the node just found this server is the root
+    /// of the packet's destination, so F is asked; otherwise it goes on towards that destination.
+    /// </summary>
+    internal RouteStatus Arrived(Packet packet, bool responsible)
+    {
+        var destination = packet.Destination;
+        if (responsible)
+        {
+            return Evaluate(packet, destination);
+        }
+
+        _scratch[0] = destination;
+        return Enqueue(packet, _scratch.AsSpan(0, 1));
+    }
+
     public int Transmit(Packet packet, ReadOnlySpan<KeyCoordinate> targets)
     {
         ArgumentNullException.ThrowIfNull(packet);
