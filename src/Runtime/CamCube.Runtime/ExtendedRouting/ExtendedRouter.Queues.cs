@@ -236,7 +236,7 @@ internal sealed partial class ExtendedRouter
                 continue;
             }
 
-            packet.Destination = ChooseTarget(set, link);
+            packet.Destination = set.Count == 1 ? set.Targets[0] : ChooseTarget(set, link);
             ReleaseSet(set);
             return packet;
         }
@@ -244,14 +244,9 @@ internal sealed partial class ExtendedRouter
         return null;
     }
 
-    /// <summary>Picks, at random among several, an entry of K whose shortest path goes through <paramref name="link"/>.</summary>
+    /// <summary>Picks, at random among several, an entry of K whose shortest path goes through <paramref name="link"/> (K has more than one entry).</summary>
     private KeyCoordinate ChooseTarget(TargetSet set, LinkDirection link)
     {
-        if (set.Count == 1)
-        {
-            return set.Targets[0];
-        }
-
         var bit = 1 << (int)link;
         var matches = 0;
         var chosen = set.Targets[0];
