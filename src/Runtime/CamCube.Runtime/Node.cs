@@ -38,7 +38,6 @@ public sealed partial class Node : ITransportSink, ILoopWork
     private readonly LivenessService _liveness;
     private readonly LinkStateService _linkState;
     private readonly long[] _virtualTime = new long[LinkDirections.Count];
-    private readonly bool[] _pumping = new bool[LinkDirections.Count];
     private readonly byte _existingLinks;
     private NodeMetrics? _metrics;
     private byte _upLinks;
@@ -182,6 +181,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
 
         _dataSlots.Remove(slot);
         _pollingDataSlots -= slot.Polls ? 1 : 0;
+        UpdateAtOnceSlot();
         slot.Registered = false;
         ReleaseQueued(slot, DropReason.Shutdown);
         slot.Service.OnDeregistered();
@@ -337,6 +337,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
         _slotsById.Add(service.ServiceId, slot);
         (isControl ? _controlSlots : _dataSlots).Add(slot);
         _pollingDataSlots += slot.Polls ? 1 : 0;
+        UpdateAtOnceSlot();
 
         // A newcomer starts at the links' current virtual time, so it gets no credit for the past.
         for (var d = 0; d < LinkDirections.Count; d++)
@@ -352,6 +353,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
         slot.Router?.ReleaseAll(reason);
         _scratchPackets.Clear();
         slot.Queue.DrainAll(_scratchPackets);
+        CountControlQueued(slot);
         foreach (var packet in _scratchPackets)
         {
             Counters.CountDrop(reason);
