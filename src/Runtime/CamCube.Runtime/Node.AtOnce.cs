@@ -1,3 +1,6 @@
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+
 namespace CamCube.Runtime;
 
 /// <content>
@@ -7,6 +10,9 @@ namespace CamCube.Runtime;
 /// </content>
 public sealed partial class Node
 {
+    /// <summary>The counters of every link (<see cref="NodeCounters.LinkCounts"/>), without the two references in front of them.</summary>
+    private readonly long[] _linkCounts;
+
     /// <summary>The node's only data service, if it makes no packets in its poll: the one slot whose packets may be sent at once.</summary>
     private ServiceSlot? _atOnceSlot;
 
@@ -25,6 +31,24 @@ public sealed partial class Node
         var bit = (byte)(1 << d);
         var pending = _liveness.HasPending(d) || _linkState.HasPending(d);
         _controlPendingLinks = pending ? (byte)(_controlPendingLinks | bit) : (byte)(_controlPendingLinks & ~bit);
+    }
+
+    /// <summary>
+    /// Counts a frame of <paramref name="length"/> bytes on link <paramref name="d"/>: the packets
+    /// counter at <paramref name="packetsIndex"/> among the link's counters, and the bytes counter after it.
+    /// </summary>
+    private void CountOnLink(int d, int packetsIndex, int length)
+    {
+        if ((uint)d >= LinkDirections.Count)
+        {
+            return;
+        }
+
+        // Past the bounds check, which would read the array's header: one more cache miss per hop
+        // when the link's counters are on another line.
+        ref var packets = ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(_linkCounts), (d * LinkCounters.CountersPerLink) + packetsIndex);
+        packets++;
+        Unsafe.Add(ref packets, 1) += length;
     }
 
     private bool IsPumping(int d) => (_pumpingLinks & (1 << d)) != 0;

@@ -95,9 +95,7 @@ public sealed partial class Node
 
     private void CountSent(int d, ServiceSlot slot, int length)
     {
-        var linkCounters = Counters.Links[d];
-        linkCounters.PacketsSent++;
-        linkCounters.BytesSent += length;
+        CountOnLink(d, LinkCounters.PacketsSentIndex, length);
         slot.Counters.PacketsSent++;
         slot.Counters.BytesSent += length;
     }

@@ -89,6 +89,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
             throw new ArgumentException($"The routing computations are shared for the torus {computations.Shape}, not this node's {Shape}.", nameof(options));
         }
 
+        _linkCounts = Counters.LinkCounts;
         Routes = new RoutingTable(Shape, Self, _existingLinks, Options.RoutingComputations);
         _liveness = new LivenessService(this);
         _linkState = new LinkStateService(this);

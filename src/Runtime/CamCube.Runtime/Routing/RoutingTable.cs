@@ -1,5 +1,6 @@
 using System.Numerics;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace CamCube.Runtime.Routing;
 
@@ -203,7 +204,15 @@ internal sealed class RoutingTable
             FillSearchedHops();
         }
 
-        return _searchedHops![(int)_shape.IndexOf(server)];
+        // The row's length is the server count: reading past the bounds check saves a cache miss
+        // on the array's header at every hop (the row itself is one more, unavoidable).
+        var target = _shape.IndexOf(server);
+        if ((ulong)target >= (ulong)_shape.ServerCount)
+        {
+            return 0;
+        }
+
+        return Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(_searchedHops!), (nint)target);
     }
 
     /// <summary>Fills <see cref="_searchedHops"/>: per server, the usable links whose neighbour is closest to it (0 if none reaches it).</summary>
