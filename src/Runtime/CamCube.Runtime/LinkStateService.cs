@@ -77,6 +77,8 @@ internal sealed class LinkStateService : IControlService
             }
         }
 
+        _node.UpdateControlPending(d);
+
         Originate();
     }
 
@@ -166,6 +168,7 @@ internal sealed class LinkStateService : IControlService
             count++;
         }
 
+        _node.UpdateControlPending(d);
         BinaryPrimitives.WriteUInt16BigEndian(area, (ushort)count);
         packet.PayloadLength = 2 + (count * EntrySizeBytes);
         return packet;
@@ -191,6 +194,7 @@ internal sealed class LinkStateService : IControlService
             if (link != except && _node.IsLinkUp(link) && _pendingSet[d].Add(index))
             {
                 _pending[d].Enqueue(index);
+                _node.UpdateControlPending(d);
             }
         }
 

@@ -78,6 +78,7 @@ internal sealed class LivenessService : IControlService
             }
 
             _heartbeatDue[d] = !_transportDown[d];
+            _node.UpdateControlPending(d);
         }
 
         _node.PumpLinks(_node.ExistingLinks);
@@ -123,6 +124,7 @@ internal sealed class LivenessService : IControlService
             // Answer at once, so the neighbour brings its end up now, not at its next tick: until
             // both ends are up, a restarted node sees nobody and would take every key as its own.
             _heartbeatDue[d] = true;
+            _node.UpdateControlPending(d);
             _node.SetLinkUp(link, up: true);
             _node.Pump(link);
         }
@@ -142,6 +144,7 @@ internal sealed class LivenessService : IControlService
         }
 
         _heartbeatDue[d] = false;
+        _node.UpdateControlPending(d);
         var packet = _node.Pool.Rent();
         packet.WriteHeader(ServiceId, DestinationKind.Neighbor, 1, _node.Self, KeyCoordinate.At(_node.Shape.Neighbor(_node.Self, link), 0));
         BinaryPrimitives.WriteUInt32BigEndian(packet.PayloadArea, _incarnation);

@@ -46,7 +46,7 @@ public sealed partial class Node
     /// </summary>
     private bool TrySendAtOnce(ServiceSlot slot, Packet packet, byte links)
     {
-        if (!_running || _pollingDataSlots != 0 || _dataSlots.Count != 1 || !ReferenceEquals(_dataSlots[0], slot) || ControlQueued())
+        if (!_running || !ReferenceEquals(_atOnceSlot, slot) || _controlQueued > 0)
         {
             return false;
         }
@@ -59,7 +59,7 @@ public sealed partial class Node
             }
 
             var link = (LinkDirection)d;
-            if (_pumping[d] || _liveness.HasPending(d) || _linkState.HasPending(d))
+            if (((_pumpingLinks | _controlPendingLinks) & (1 << d)) != 0)
             {
                 return false;
             }
@@ -71,7 +71,7 @@ public sealed partial class Node
 
             var pass = Math.Max(slot.Pass[d], _virtualTime[d]);
             var length = packet.Length;
-            _pumping[d] = true;
+            SetPumping(d, true);
             try
             {
                 if (!_transport.TrySend(link, packet))
@@ -81,7 +81,7 @@ public sealed partial class Node
             }
             finally
             {
-                _pumping[d] = false;
+                SetPumping(d, false);
             }
 
             _virtualTime[d] = pass;
@@ -95,36 +95,21 @@ public sealed partial class Node
 
     private void CountSent(int d, ServiceSlot slot, int length)
     {
-        var linkCounters = Counters.Links[d];
-        linkCounters.PacketsSent++;
-        linkCounters.BytesSent += length;
+        CountOnLink(d, LinkCounters.PacketsSentIndex, length);
         slot.Counters.PacketsSent++;
         slot.Counters.BytesSent += length;
-    }
-
-    private bool ControlQueued()
-    {
-        for (var i = 0; i < _controlSlots.Count; i++)
-        {
-            if (_controlSlots[i].Queue.Count > 0)
-            {
-                return true;
-            }
-        }
-
-        return false;
     }
 
     /// <summary>Polls services for <paramref name="link"/> while it has room and someone has a packet for it.</summary>
     internal void Pump(LinkDirection link)
     {
         var d = (int)link;
-        if (!_running || _pumping[d] || (_existingLinks & (1 << d)) == 0)
+        if (!_running || IsPumping(d) || (_existingLinks & (1 << d)) == 0)
         {
             return;
         }
 
-        _pumping[d] = true;
+        SetPumping(d, true);
         try
         {
             while (_running && _transport.HasRoom(link))
@@ -152,7 +137,7 @@ public sealed partial class Node
         }
         finally
         {
-            _pumping[d] = false;
+            SetPumping(d, false);
         }
     }
 
@@ -163,7 +148,7 @@ public sealed partial class Node
     /// </summary>
     private bool WantsRoom(int d)
     {
-        if (_pollingDataSlots > 0 || _liveness.HasPending(d) || _linkState.HasPending(d))
+        if (_pollingDataSlots > 0 || (_controlPendingLinks & (1 << d)) != 0)
         {
             return true;
         }
@@ -283,6 +268,12 @@ public sealed partial class Node
         }
 
         // A service that does not poll (a ServiceBase that keeps the base Poll, or a control service with nothing pending) would return null.
-        return packet ?? (slot.Queue.Count > 0 ? slot.Queue.TryTake(link) : null);
+        if (packet is null && slot.Queue.Count > 0)
+        {
+            packet = slot.Queue.TryTake(link);
+            CountControlQueued(slot);
+        }
+
+        return packet;
     }
 }

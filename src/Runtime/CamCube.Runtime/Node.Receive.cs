@@ -17,9 +17,7 @@ public sealed partial class Node
             return;
         }
 
-        var linkCounters = Counters.Links[(int)link];
-        linkCounters.PacketsReceived++;
-        linkCounters.BytesReceived += frame.Length;
+        CountOnLink((int)link, LinkCounters.PacketsReceivedIndex, frame.Length);
 
         var problem = Validate(frame);
         if (problem is not null)

@@ -44,6 +44,7 @@ public sealed partial class Node
         packet.StampHeader(slot.Id, DestinationKind.Neighbor, 1, Self, KeyCoordinate.At(Shape.Neighbor(Self, link), 0));
         packet.QueuedTimestamp = TimeProvider.GetTimestamp();
         slot.Queue.Enqueue(packet, (byte)(1 << (int)link));
+        CountControlQueued(slot);
         Pump(link);
         return RouteStatus.Queued;
     }
@@ -162,6 +163,7 @@ public sealed partial class Node
         }
 
         slot.Queue.Enqueue(packet, links);
+        CountControlQueued(slot);
         PumpUntilTaken(packet, links);
         return RouteStatus.Queued;
     }
@@ -222,6 +224,7 @@ public sealed partial class Node
             slot.Router?.RemoveLink(link);
             _scratchPackets.Clear();
             slot.Queue.RemoveLink(link, _scratchPackets);
+            CountControlQueued(slot);
             var orphans = _scratchPackets.ToArray();
             _scratchPackets.Clear();
             foreach (var packet in orphans)

@@ -38,7 +38,6 @@ public sealed partial class Node : ITransportSink, ILoopWork
     private readonly LivenessService _liveness;
     private readonly LinkStateService _linkState;
     private readonly long[] _virtualTime = new long[LinkDirections.Count];
-    private readonly bool[] _pumping = new bool[LinkDirections.Count];
     private readonly byte _existingLinks;
     private NodeMetrics? _metrics;
     private byte _upLinks;
@@ -90,6 +89,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
             throw new ArgumentException($"The routing computations are shared for the torus {computations.Shape}, not this node's {Shape}.", nameof(options));
         }
 
+        _linkCounts = Counters.LinkCounts;
         Routes = new RoutingTable(Shape, Self, _existingLinks, Options.RoutingComputations);
         _liveness = new LivenessService(this);
         _linkState = new LinkStateService(this);
@@ -182,6 +182,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
 
         _dataSlots.Remove(slot);
         _pollingDataSlots -= slot.Polls ? 1 : 0;
+        UpdateAtOnceSlot();
         slot.Registered = false;
         ReleaseQueued(slot, DropReason.Shutdown);
         slot.Service.OnDeregistered();
@@ -337,6 +338,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
         _slotsById.Add(service.ServiceId, slot);
         (isControl ? _controlSlots : _dataSlots).Add(slot);
         _pollingDataSlots += slot.Polls ? 1 : 0;
+        UpdateAtOnceSlot();
 
         // A newcomer starts at the links' current virtual time, so it gets no credit for the past.
         for (var d = 0; d < LinkDirections.Count; d++)
@@ -352,6 +354,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
         slot.Router?.ReleaseAll(reason);
         _scratchPackets.Clear();
         slot.Queue.DrainAll(_scratchPackets);
+        CountControlQueued(slot);
         foreach (var packet in _scratchPackets)
         {
             Counters.CountDrop(reason);

@@ -11,9 +11,12 @@ public sealed class NodeCounters
     {
         for (var i = 0; i < Links.Length; i++)
         {
-            Links[i] = new LinkCounters();
+            Links[i] = new LinkCounters(LinkCounts, i);
         }
     }
+
+    /// <summary>Gets the counters of every link in one array, <see cref="LinkCounters.CountersPerLink"/> per link: what a hop increments.</summary>
+    internal long[] LinkCounts { get; } = new long[LinkDirections.Count * LinkCounters.CountersPerLink];
 
     /// <summary>Gets the counters of each link, indexed by <see cref="LinkDirection"/>.</summary>
     public LinkCounters[] Links { get; } = new LinkCounters[LinkDirections.Count];

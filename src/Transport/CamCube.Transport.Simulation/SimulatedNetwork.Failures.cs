@@ -168,6 +168,7 @@ public sealed partial class SimulatedNetwork
 
         endpoint.QueueHead = 0;
         endpoint.QueueCount = 0;
+        endpoint.QueuedBytes = 0;
         if (endpoint.RoomEventPending)
         {
             _engine.Cancel(endpoint.RoomSlot);

@@ -211,12 +211,7 @@ public sealed partial class SimulatedNetwork : ILoopWork
         var e = (transport.ServerIndex * LinksPerServer) + (int)link;
         ref var endpoint = ref _endpoints[e];
         var baseSlot = e * _queueMax;
-        var start = _engine.ElapsedNanoseconds;
-        if (endpoint.QueueCount > 0)
-        {
-            var tail = endpoint.QueueHead + endpoint.QueueCount - 1;
-            start = _frames[baseSlot + (tail >= _queueMax ? tail - _queueMax : tail)].DepartureNanoseconds;
-        }
+        var start = endpoint.QueueCount > 0 ? endpoint.TailDepartureNanoseconds : _engine.ElapsedNanoseconds;
 
         var departure = start + SerializationNanoseconds(frame.Length);
         var slot = endpoint.QueueHead + endpoint.QueueCount;
@@ -226,6 +221,8 @@ public sealed partial class SimulatedNetwork : ILoopWork
         queued.Length = frame.Length;
         queued.ArrivalSlot = _engine.ScheduleAt(departure + _propagationNanoseconds, this, SimulationEventCodes.Arrival, _peers[e], frame);
         endpoint.QueueCount++;
+        endpoint.QueuedBytes += frame.Length;
+        endpoint.TailDepartureNanoseconds = departure;
         FramesSent++;
         ArmRoom(e, ref endpoint);
         return true;
@@ -250,8 +247,25 @@ public sealed partial class SimulatedNetwork : ILoopWork
     /// <summary>Takes the frames whose departure has come out of an endpoint's queue, counting them as transmitted.</summary>
     private void Advance(int e, ref LinkEndpoint endpoint)
     {
-        var baseSlot = e * _queueMax;
         var now = _engine.ElapsedNanoseconds;
+        if (endpoint.QueueCount == 0)
+        {
+            return;
+        }
+
+        // All gone (the common case: a link is rarely busy for long): no need to read the queue.
+        if (endpoint.TailDepartureNanoseconds <= now)
+        {
+            endpoint.FramesTransmitted += endpoint.QueueCount;
+            endpoint.BytesTransmitted += endpoint.QueuedBytes;
+            var head = endpoint.QueueHead + endpoint.QueueCount;
+            endpoint.QueueHead = head >= _queueMax ? head - _queueMax : head;
+            endpoint.QueueCount = 0;
+            endpoint.QueuedBytes = 0;
+            return;
+        }
+
+        var baseSlot = e * _queueMax;
         while (endpoint.QueueCount > 0)
         {
             var i = baseSlot + endpoint.QueueHead;
@@ -263,6 +277,7 @@ public sealed partial class SimulatedNetwork : ILoopWork
 
             endpoint.FramesTransmitted++;
             endpoint.BytesTransmitted += queued.Length;
+            endpoint.QueuedBytes -= queued.Length;
             endpoint.QueueHead = endpoint.QueueHead + 1 == _queueMax ? 0 : endpoint.QueueHead + 1;
             endpoint.QueueCount--;
         }

@@ -25,6 +25,9 @@ internal sealed class LinkStateDatabase
     /// <summary>Gets a number that changes whenever the database does.</summary>
     public long Version { get; private set; }
 
+    /// <summary>Gets or sets what to call after each change of <see cref="Version"/> (the routing table marks itself stale); may be null.</summary>
+    public Action? Changed { get; set; }
+
     /// <summary>Gets how many servers report fewer than all their links up.</summary>
     public int DegradedCount { get; private set; }
 
@@ -63,6 +66,7 @@ internal sealed class LinkStateDatabase
             Fingerprint ^= FingerprintOf(server, _upLinks[server]) ^ FingerprintOf(server, upLinks);
             _upLinks[server] = upLinks;
             Version++;
+            Changed?.Invoke();
         }
 
         return true;

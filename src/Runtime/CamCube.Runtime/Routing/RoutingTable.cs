@@ -1,5 +1,6 @@
 using System.Numerics;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace CamCube.Runtime.Routing;
 
@@ -17,9 +18,6 @@ namespace CamCube.Runtime.Routing;
 internal sealed class RoutingTable
 {
     private const ushort Unreached = RoutingGraph.Unreached;
-
-    /// <summary>A <see cref="_searchedHops"/> entry not looked up since the last rebuild (no real set of links has all bits).</summary>
-    private const byte UnknownHops = 0xFF;
 
     /// <summary>Log2 of the direct-mapped root cache's entries: a hop resolves few distinct key coordinates.</summary>
     private const int RootCacheBits = 6;
@@ -42,15 +40,26 @@ internal sealed class RoutingTable
     private readonly byte[] _axisHops;
 
     /// <summary>
-    /// With failures, the next hops found so far per server (<see cref="UnknownHops"/> until first
-    /// looked up), cleared by every rebuild: a hop is one load instead of six distance lookups.
-    /// Allocated at the first failure; one byte per server, like the database's five.
+    /// With failures, the next hops to every server, filled in one vectorised pass over the
+    /// neighbours' distances at the first lookup after a rebuild (<see cref="_searchedHopsValid"/>):
+    /// under churn a node rebuilds a dozen times a second and resolves a few hundred distinct
+    /// servers in between, so filling the row costs less than looking each of them up on its own,
+    /// and a hop is one load. Allocated at the first failure; one byte per server, like the database's five.
     /// </summary>
     private byte[]? _searchedHops;
+    private bool _searchedHopsValid;
     private RoutingGraph? _graph;
     private ulong[]? _reachableBits;
     private byte _usableLinks;
-    private long _builtForVersion = -1;
+
+    /// <summary>
+    /// Whether the database changed since the table was built: set by the database, so the check
+    /// at every hop reads this object only, not the database's.
+    /// </summary>
+    private bool _stale;
+
+    /// <summary>The reachability view's unreachable count, kept here for the same reason.</summary>
+    private long _unreachableCount;
     private bool _analytic = true;
 
     /// <summary>Creates the table of the node at <paramref name="self"/>.</summary>
@@ -84,7 +93,7 @@ internal sealed class RoutingTable
         _computations = computations ?? new RoutingComputationCache(shape, graphsMax: 1);
         Database = new LinkStateDatabase(shape, existingLinks);
         _reachability = new ReachabilityView(shape);
-        _builtForVersion = Database.Version;
+        Database.Changed = MarkStale;
     }
 
     public LinkStateDatabase Database { get; }
@@ -94,7 +103,7 @@ internal sealed class RoutingTable
     /// home and <see cref="FailureFreeNextHops"/> gives next hops, so a caller resolving several
     /// coordinates checks once instead of per coordinate.
     /// </summary>
-    public bool IsFailureFree => _analytic && _builtForVersion == Database.Version && _reachability.UnreachableCount == 0;
+    public bool IsFailureFree => _analytic && !_stale && _unreachableCount == 0;
 
     /// <summary>The links on a shortest path to <paramref name="server"/> (in the shape) while <see cref="IsFailureFree"/>; 0 for this server.</summary>
     public byte FailureFreeNextHops(Coordinate server) => AnalyticNextHops(server);
@@ -118,8 +127,9 @@ internal sealed class RoutingTable
     /// </summary>
     public bool TryGetRoot(KeySpace keySpace, KeyCoordinate key, out Coordinate root)
     {
-        // The common case, small enough to inline at every hop: up to date, every server reachable.
-        if (_builtForVersion == Database.Version && _reachability.UnreachableCount == 0 && _shape.Contains(key.Home))
+        // The common cases, small enough to inline at every hop: up to date, and the home reachable
+        // (with 10% failed, nine keys in ten; random keys would rarely hit the cache below).
+        if (!_stale && _shape.Contains(key.Home) && (_unreachableCount == 0 || IsReachable(key.Home)))
         {
             root = key.Home;
             return true;
@@ -139,7 +149,7 @@ internal sealed class RoutingTable
             return keySpace.TryGetRoot(key, _reachability, out root);
         }
 
-        if (_reachability.UnreachableCount == 0 || _reachability.IsReachable(home))
+        if (_unreachableCount == 0 || IsReachable(home))
         {
             // The keyspace's walk starts at the home: a reachable home is the root (with 10%
             // failed, nine keys in ten; random keys would rarely hit the cache below).
@@ -168,7 +178,7 @@ internal sealed class RoutingTable
     public byte NextHops(Coordinate server)
     {
         // Without failures (and up to date), three table loads; inlined at every hop.
-        if (_analytic && _builtForVersion == Database.Version)
+        if (_analytic && !_stale)
         {
             return AnalyticNextHops(server);
         }
@@ -190,46 +200,38 @@ internal sealed class RoutingTable
             return AnalyticNextHops(server);
         }
 
-        var target = (int)_shape.IndexOf(server);
-        var known = _searchedHops ??= NewSearchedHops();
-        var hops = known[target];
-        if (hops != UnknownHops)
+        if (!_searchedHopsValid)
         {
-            return hops;
+            FillSearchedHops();
         }
 
-        var best = Unreached;
-        byte links = 0;
-        for (var d = 0; d < LinkDirections.Count; d++)
+        // The row's length is the server count: reading past the bounds check saves a cache miss
+        // on the array's header at every hop (the row itself is one more, unavoidable).
+        var target = _shape.IndexOf(server);
+        if ((ulong)target >= (ulong)_shape.ServerCount)
         {
-            var distances = DistancesFromNeighbor(d);
-            if (distances is null)
-            {
-                continue;
-            }
-
-            var distance = distances[target];
-            if (distance < best)
-            {
-                best = distance;
-                links = (byte)(1 << d);
-            }
-            else if (distance == best && distance != Unreached)
-            {
-                links |= (byte)(1 << d);
-            }
+            return 0;
         }
 
-        hops = best == Unreached ? (byte)0 : links;
-        known[target] = hops;
-        return hops;
+        return Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(_searchedHops!), (nint)target);
     }
 
-    private byte[] NewSearchedHops()
+    /// <summary>Fills <see cref="_searchedHops"/>: per server, the usable links whose neighbour is closest to it (0 if none reaches it).</summary>
+    private void FillSearchedHops()
     {
-        var hops = new byte[_shape.ServerCount];
-        Array.Fill(hops, UnknownHops);
-        return hops;
+        var hops = _searchedHops ??= new byte[_shape.ServerCount];
+        Span<int> usable = stackalloc int[LinkDirections.Count];
+        var usableCount = 0;
+        for (var d = 0; d < LinkDirections.Count; d++)
+        {
+            if (DistancesFromNeighbor(d) is not null)
+            {
+                usable[usableCount++] = d;
+            }
+        }
+
+        NextHopRow.Fill(_distanceFromNeighbor, usable[..usableCount], hops);
+        _searchedHopsValid = true;
     }
 
     /// <summary>
@@ -314,7 +316,7 @@ internal sealed class RoutingTable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void Refresh()
     {
-        if (_builtForVersion != Database.Version)
+        if (_stale)
         {
             Rebuild();
         }
@@ -323,13 +325,9 @@ internal sealed class RoutingTable
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void Rebuild()
     {
-        _builtForVersion = Database.Version;
+        _stale = false;
         Array.Clear(_distanceFromNeighbor);
-        if (_searchedHops is not null)
-        {
-            Array.Fill(_searchedHops, UnknownHops);
-        }
-
+        _searchedHopsValid = false;
         _usableLinks = 0;
         if (Database.DegradedCount == 0)
         {
@@ -374,6 +372,12 @@ internal sealed class RoutingTable
             return;
         }
 
+        MarkChanges(previous, reachable);
+        _unreachableCount = _reachability.UnreachableCount;
+    }
+
+    private void MarkChanges(ulong[]? previous, ulong[]? reachable)
+    {
         var words = (int)((_shape.ServerCount + 63) / 64);
         for (var w = 0; w < words; w++)
         {
@@ -398,6 +402,21 @@ internal sealed class RoutingTable
                 }
             }
         }
+    }
+
+    private void MarkStale() => _stale = true;
+
+    /// <summary>Gets whether <paramref name="server"/> is reachable, from the graph's bitset (shared by the nodes of a component), as the view has it.</summary>
+    private bool IsReachable(Coordinate server)
+    {
+        var bits = _reachableBits;
+        if (bits is null)
+        {
+            return true;
+        }
+
+        var index = _shape.IndexOf(server);
+        return (bits[index >> 6] & (1UL << (int)(index & 63))) != 0;
     }
 
     private byte AnalyticNextHops(Coordinate server)
