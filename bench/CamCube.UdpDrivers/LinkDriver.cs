@@ -108,21 +108,21 @@ internal static class LinkDriver
 
         s.AppendLine(string.Create(CultureInfo.InvariantCulture, $"reference (best raw): {best.BytesPerSecond * 8 / 1e9:F2} Gbit/s"));
         s.AppendLine().AppendLine("link benchmark, 27 nodes (delivered = sum over nodes of BytesReceived / elapsed):");
-        s.AppendLine("| L | delivered Gbit/s | frames/s | fraction of raw | CPU per node (% of a core) | process cores busy | links down at end |");
-        s.AppendLine("|--:|-----------------:|---------:|----------------:|---------------------------:|-------------------:|------------------:|");
+        s.AppendLine("| L | delivered Gbit/s | frames/s | fraction of raw | CPU per node (% of a core) | process cores busy | Gbit/s per busy core | links down at end |");
+        s.AppendLine("|--:|-----------------:|---------:|----------------:|---------------------------:|-------------------:|---------------------:|------------------:|");
         foreach (var run in runs)
         {
             var fraction = run.BytesPerSecond / best.BytesPerSecond;
-            s.AppendLine(string.Create(CultureInfo.InvariantCulture, $"| {run.Links} | {run.BytesPerSecond * 8 / 1e9,16:F2} | {run.FramesPerSecond,8:F0} | {fraction,15:P0} | {run.CoresBusy / run.Nodes * 100,26:F1} | {run.CoresBusy,18:F2} | {run.LinksDown,17} |"));
+            s.AppendLine(string.Create(CultureInfo.InvariantCulture, $"| {run.Links} | {run.BytesPerSecond * 8 / 1e9,16:F2} | {run.FramesPerSecond,8:F0} | {fraction,15:P0} | {run.CoresBusy / run.Nodes * 100,26:F1} | {run.CoresBusy,18:F2} | {run.BytesPerSecond * 8 / 1e9 / run.CoresBusy,20:F2} | {run.LinksDown,17} |"));
         }
 
         s.AppendLine().AppendLine("transport counters per run (all nodes; host drops are the whole host's /proc/net/snmp RcvbufErrors, other processes included):");
-        s.AppendLine("| L | datagrams sent | datagrams received | credit timeouts | send errors | wake datagrams | host RcvbufErrors |");
-        s.AppendLine("|--:|---------------:|-------------------:|----------------:|------------:|---------------:|------------------:|");
+        s.AppendLine("| L | datagrams sent | datagrams received | credit datagrams sent | credit timeouts | send errors | wake datagrams | host RcvbufErrors |");
+        s.AppendLine("|--:|---------------:|-------------------:|----------------------:|----------------:|------------:|---------------:|------------------:|");
         foreach (var run in runs)
         {
             var t = run.Transport;
-            s.AppendLine(string.Create(CultureInfo.InvariantCulture, $"| {run.Links} | {t.DatagramsSent,14} | {t.DatagramsReceived,18} | {t.CreditTimeouts,15} | {t.SendErrors,11} | {t.WakeDatagrams,14} | {run.Kernel.ReceiveBufferErrors,17} |"));
+            s.AppendLine(string.Create(CultureInfo.InvariantCulture, $"| {run.Links} | {t.DatagramsSent,14} | {t.DatagramsReceived,18} | {t.CreditDatagramsSent,21} | {t.CreditTimeouts,15} | {t.SendErrors,11} | {t.WakeDatagrams,14} | {run.Kernel.ReceiveBufferErrors,17} |"));
         }
 
         var bestRun = runs.MaxBy(r => r.BytesPerSecond);

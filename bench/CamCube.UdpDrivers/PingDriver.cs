@@ -40,6 +40,10 @@ internal static class PingDriver
         LoopIdleSpin = loopIdleSpin,
     };
 
+    private static string SpinReport(CamCubeNode node) => node.Loop is UdpEventLoop loop
+        ? string.Create(CultureInfo.InvariantCulture, $"node (0,0,0)'s loop: spun after a send {loop.Spins} times, {loop.SpinsAnswered} ended by a datagram or work")
+        : "node (0,0,0)'s loop: threaded (no spin after a send)";
+
     /// <summary>Reads <c>--loop udp|threaded</c> (default udp) for the drivers' nodes.</summary>
     public static NodeLoopKind LoopKind(DriverArguments arguments) => arguments.Text("loop") switch
     {
@@ -62,7 +66,7 @@ internal static class PingDriver
         var perBlock = (count + blocks - 1) / blocks;
 
         await Console.Out.WriteLineAsync(await MachineInfo.DescribeAsync().ConfigureAwait(false)).ConfigureAwait(false);
-        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"ping: {blocks} blocks of {perBlock} pings per path, alternating, after {warmup} warm-up pings each (--warmup); {s_datagramBytes}-byte datagrams both ways; both nodes on --loop {loopName}, spinning {spinMicroseconds} µs before sleeping (--loop-spin-us, threaded loops only)")).ConfigureAwait(false);
+        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"ping: {blocks} blocks of {perBlock} pings per path, alternating, after {warmup} warm-up pings each (--warmup); {s_datagramBytes}-byte datagrams both ways; both nodes on --loop {loopName}, spinning {spinMicroseconds} µs (--loop-spin-us: a threaded loop before it sleeps, a udp loop after it sent)")).ConfigureAwait(false);
 
         // A fresh cluster key for this run, handed to the nodes through the environment (never the command line).
         var key = ClusterKey.CreateRandom().ToHexString();
@@ -136,6 +140,7 @@ internal static class PingDriver
             p99 ratio: {(r.P99 / p.P99).ToString("F2", CultureInfo.InvariantCulture)}
             context: runtime / plain UDP with the transport's AES-GCM on each datagram: {(r.Median / ps.Median).ToString("F2", CultureInfo.InvariantCulture)} (medians)
             deciles µs (10% .. 90%): runtime {LatencySummary.Deciles(runtime)}; plain {LatencySummary.Deciles(udp)}; plain + AES-GCM {LatencySummary.Deciles(sealedUdp)}
+            {SpinReport(node)}
             """).ConfigureAwait(false);
         return 0;
     }

@@ -100,6 +100,18 @@ public sealed partial class UdpEventLoop
     /// </summary>
     private void ReceiveTurn(Socket socket, bool mayBlock)
     {
+        if (mayBlock && SpinForReply(socket, out var datagramWaiting))
+        {
+            // A reply (or posted work) came while the loop spun: no wait, no wake-up.
+            if (datagramWaiting)
+            {
+                _quiet = false;
+                DrainSocket(socket, 1);
+            }
+
+            return;
+        }
+
         var timeoutMilliseconds = 0;
         if (mayBlock)
         {

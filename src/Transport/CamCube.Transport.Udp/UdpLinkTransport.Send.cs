@@ -123,21 +123,35 @@ public sealed partial class UdpLinkTransport
         var counter = link.SendCounter++;
         UdpDatagram.WriteHeader(datagram, link.Direction, counter);
         UdpDatagram.WriteCredit(datagram, link.TakeCreditToReturn());
-        var offset = UdpDatagram.FramesOffset;
         long frameBytes = 0;
-        for (var i = 0; i < frames; i++)
+        int length;
+        if (frames == 1)
         {
+            // One frame (every full-size frame): sealed from its packet straight into the datagram.
             var frame = link.Dequeue();
-            BinaryPrimitives.WriteUInt16BigEndian(datagram.AsSpan(offset), (ushort)frame.Length);
-            offset += UdpDatagram.LengthPrefixBytes;
-            frame.Frame.CopyTo(datagram.AsSpan(offset));
-            offset += frame.Length;
-            frameBytes += frame.Length;
+            length = UdpDatagram.SealFrame(link.SendAead, datagram, frame.Frame);
+            frameBytes = frame.Length;
             frame.Release();
+        }
+        else
+        {
+            var offset = UdpDatagram.FramesOffset;
+            for (var i = 0; i < frames; i++)
+            {
+                var frame = link.Dequeue();
+                BinaryPrimitives.WriteUInt16BigEndian(datagram.AsSpan(offset), (ushort)frame.Length);
+                offset += UdpDatagram.LengthPrefixBytes;
+                frame.Frame.CopyTo(datagram.AsSpan(offset));
+                offset += frame.Length;
+                frameBytes += frame.Length;
+                frame.Release();
+            }
+
+            length = UdpDatagram.Seal(link.SendAead, datagram, bodyBytes);
         }
 
         link.AddInFlight(counter);
-        if (TrySendDatagram(link, UdpDatagram.Seal(link.SendAead, datagram, bodyBytes)))
+        if (TrySendDatagram(link, length))
         {
             Interlocked.Increment(ref link.DatagramsSent);
             Interlocked.Add(ref link.FramesSent, frames);
@@ -151,7 +165,7 @@ public sealed partial class UdpLinkTransport
     /// </summary>
     private void SendCreditIfOwed(UdpLink link)
     {
-        if (link.UncreditedDatagrams < UdpLink.CreditEveryDatagrams)
+        if (link.UncreditedDatagrams < link.CreditEveryDatagrams)
         {
             return;
         }
@@ -170,6 +184,7 @@ public sealed partial class UdpLinkTransport
         try
         {
             _socket!.SendTo(_sendBuffer.AsSpan(0, length), SocketFlags.None, link.PeerAddress);
+            _udpLoop?.NoteSent();
             return true;
         }
         catch (SocketException)
