@@ -34,9 +34,10 @@ internal static class LinkDriver
         var heartbeatTimeout = TimeSpan.FromMilliseconds(arguments.Int("heartbeat-timeout-ms", 350));
         var loop = PingDriver.LoopKind(arguments);
         var linksMax = Math.Clamp(arguments.Int("links-max", LinkDirections.Count), 1, LinkDirections.Count);
+        var udpSpin = TimeSpan.FromMicroseconds(arguments.Int("udp-spin-us", (int)NodeSettings.DefaultUdpSpinAfterSend.TotalMicroseconds, min: 0));
 
         await Console.Out.WriteLineAsync(await MachineInfo.DescribeAsync().ConfigureAwait(false)).ConfigureAwait(false);
-        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"links: {s_shape} cube in one process, {(loop == NodeLoopKind.Udp ? "udp" : "threaded")} loops, {seconds} s per L, frames of {PacketPool.DefaultPacketCapacityBytes} bytes in {s_datagramBytes}-byte datagrams; raw UDP {rawSeconds} s per measurement")).ConfigureAwait(false);
+        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"links: {s_shape} cube in one process, {(loop == NodeLoopKind.Udp ? "udp" : "threaded")} loops (--udp-spin-us {udpSpin.TotalMicroseconds}), {seconds} s per L, frames of {PacketPool.DefaultPacketCapacityBytes} bytes in {s_datagramBytes}-byte datagrams; raw UDP {rawSeconds} s per measurement")).ConfigureAwait(false);
 
         var raw = new List<RawUdpResult>();
         foreach (var pairs in new[] { 1, 2 })
@@ -60,6 +61,7 @@ internal static class LinkDriver
                         Addressing = UdpPeerAddressing.FromBasePort(basePort),
                         HeartbeatTimeout = heartbeatTimeout,
                         Loop = loop,
+                        UdpSpinAfterSend = udpSpin,
                     },
                     NullLoggerFactory.Instance,
                     CancellationToken.None).ConfigureAwait(false));

@@ -158,7 +158,7 @@ public sealed class CubeTests(CubeFixture cube)
                 {
                     random.NextBytes(datagram);
                     datagram[0] = 0xCC;                                  // magic
-                    datagram[1] = 3;                                     // version
+                    datagram[1] = 2;                                     // version
                     datagram[2] = (byte)LinkDirection.MinusX;            // the neighbour's link towards (0,0,0)
                     datagram[3] = 0;                                     // frames
                     System.Buffers.Binary.BinaryPrimitives.WriteUInt64BigEndian(datagram.AsSpan(4), ulong.MaxValue - (ulong)i);

@@ -6,7 +6,6 @@ namespace CamCube.Transport.Udp;
 /// </summary>
 public sealed partial class UdpEventLoop
 {
-    private static readonly bool s_yieldMode = Environment.GetEnvironmentVariable("CAMCUBE_SPIN_MODE") != "pause";
     private long _spinTicks;
     private bool _sentSinceWait;
     private long _spins;
@@ -74,14 +73,7 @@ public sealed partial class UdpEventLoop
 
             // Another thread that is ready to run (the neighbour's loop on a shared core, or
             // the work of the rest of the host) gets the CPU first.
-            if (s_yieldMode)
-            {
-                Thread.Yield();
-            }
-            else
-            {
-                Thread.SpinWait(20);
-            }
+            Thread.Yield();
         }
         while (TimeProvider.GetTimestamp() < deadline);
 

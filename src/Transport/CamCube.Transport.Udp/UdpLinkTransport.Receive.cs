@@ -1,7 +1,6 @@
 using System.Buffers.Binary;
 using System.Net;
 using System.Net.Sockets;
-using CamCube.Packets;
 
 namespace CamCube.Transport.Udp;
 
@@ -82,8 +81,7 @@ public sealed partial class UdpLinkTransport
             datagram.Length > _datagramBytesMax ||
             datagram[UdpDatagram.MagicOffset] != UdpDatagram.Magic ||
             datagram[UdpDatagram.VersionOffset] != UdpDatagram.Version ||
-            datagram[UdpDatagram.KindOffset] > UdpDatagram.KindCredit ||
-            (datagram[UdpDatagram.KindOffset] == UdpDatagram.KindFrames && datagram.Length < UdpDatagram.FramesDatagramBytesMin))
+            datagram[UdpDatagram.KindOffset] > UdpDatagram.KindCredit)
         {
             Interlocked.Increment(ref _droppedMalformed);
             return;
@@ -100,12 +98,6 @@ public sealed partial class UdpLinkTransport
         if (!link.Replay.IsFresh(counter))
         {
             Interlocked.Increment(ref _droppedReplay);
-            return;
-        }
-
-        if (datagram[UdpDatagram.KindOffset] == UdpDatagram.KindFrames && UdpDatagram.IsSingleFrame(datagram, _frameBytesMax))
-        {
-            HandleSingleFrame(link, datagram, counter);
             return;
         }
 
@@ -130,7 +122,15 @@ public sealed partial class UdpLinkTransport
             return;
         }
 
-        TakeCredit(link, datagram);
+        // Every datagram returns credit, frames datagrams too (so a ping-pong needs no credit
+        // datagrams). The loop takes it at once only if frames wait for it; otherwise the next
+        // send takes it. Read on another thread, the queue is the loop's, so that always posts.
+        if (link.Credit(BinaryPrimitives.ReadUInt64BigEndian(datagram[UdpDatagram.CreditOffset..])) &&
+            (_loop is not UdpEventLoop { IsOnLoopThread: true } || link.Count > 0))
+        {
+            _loop.Post(this, CodeCredit, (int)link.Direction, null);
+        }
+
         if (isCredit)
         {
             return;
@@ -139,47 +139,6 @@ public sealed partial class UdpLinkTransport
         // Counted before the frames are posted, so whoever sees a frame sees its datagram counted.
         Interlocked.Increment(ref link.DatagramsReceived);
         PostFrames(link, frames, creditDue: link.Received(counter));
-    }
-
-    /// <summary>
-    /// Opens a datagram of one frame straight into a pooled packet (no copy of the frame), then
-    /// accepts it as <see cref="HandleDatagram"/> does.
-    /// </summary>
-    private void HandleSingleFrame(UdpLink link, ReadOnlySpan<byte> datagram, ulong counter)
-    {
-        var packet = _pool.Rent();
-        if (!UdpDatagram.TryOpenFrame(link.ReceiveAead, datagram, packet.Buffer))
-        {
-            packet.Release();
-            Interlocked.Increment(ref _droppedBadTag);
-            return;
-        }
-
-        if (!link.Replay.TryAccept(counter))
-        {
-            packet.Release();
-            Interlocked.Increment(ref _droppedReplay);
-            return;
-        }
-
-        TakeCredit(link, datagram);
-        Interlocked.Increment(ref link.DatagramsReceived);
-        var creditDue = link.Received(counter);
-        PostFrame(link, packet, datagram.Length - UdpDatagram.SealedFramesOffset - UdpDatagram.TagSizeBytes, creditDue);
-    }
-
-    /// <summary>
-    /// Takes the credit every datagram returns, frames datagrams too (so a ping-pong needs no
-    /// credit datagrams). The loop takes it at once only if frames wait for it; otherwise the next
-    /// send takes it. Read on another thread, the queue is the loop's, so that always posts.
-    /// </summary>
-    private void TakeCredit(UdpLink link, ReadOnlySpan<byte> datagram)
-    {
-        if (link.Credit(BinaryPrimitives.ReadUInt64BigEndian(datagram[UdpDatagram.CreditOffset..])) &&
-            (_loop is not UdpEventLoop { IsOnLoopThread: true } || link.Count > 0))
-        {
-            _loop.Post(this, CodeCredit, (int)link.Direction, null);
-        }
     }
 
     /// <summary>
@@ -196,19 +155,13 @@ public sealed partial class UdpLinkTransport
             offset += UdpDatagram.LengthPrefixBytes;
             var packet = _pool.Rent();
             body.Slice(offset, length).CopyTo(packet.Buffer);
+            packet.Length = length;
+            packet.ArrivalLink = link.Direction;
             offset += length;
-            PostFrame(link, packet, length, creditDue && offset == body.Length);
+            Interlocked.Increment(ref link.FramesReceived);
+            Interlocked.Add(ref link.FrameBytesReceived, length);
+            _loop.Post(this, creditDue && offset == body.Length ? CodeReceivedThenCredit : CodeReceived, (int)link.Direction, packet);
         }
-    }
-
-    /// <summary>Posts one received frame, <paramref name="length"/> bytes already in <paramref name="packet"/>; with <paramref name="thenCredit"/>, credit goes back after its delivery.</summary>
-    private void PostFrame(UdpLink link, Packet packet, int length, bool thenCredit)
-    {
-        packet.Length = length;
-        packet.ArrivalLink = link.Direction;
-        Interlocked.Increment(ref link.FramesReceived);
-        Interlocked.Add(ref link.FrameBytesReceived, length);
-        _loop.Post(this, thenCredit ? CodeReceivedThenCredit : CodeReceived, (int)link.Direction, packet);
     }
 
     private bool IsNeighbourAddress(SocketAddress from)

@@ -123,35 +123,21 @@ public sealed partial class UdpLinkTransport
         var counter = link.SendCounter++;
         UdpDatagram.WriteHeader(datagram, link.Direction, counter);
         UdpDatagram.WriteCredit(datagram, link.TakeCreditToReturn());
+        var offset = UdpDatagram.FramesOffset;
         long frameBytes = 0;
-        int length;
-        if (frames == 1)
+        for (var i = 0; i < frames; i++)
         {
-            // One frame (every full-size frame): sealed from its packet straight into the datagram.
             var frame = link.Dequeue();
-            length = UdpDatagram.SealFrame(link.SendAead, datagram, frame.Frame);
-            frameBytes = frame.Length;
+            BinaryPrimitives.WriteUInt16BigEndian(datagram.AsSpan(offset), (ushort)frame.Length);
+            offset += UdpDatagram.LengthPrefixBytes;
+            frame.Frame.CopyTo(datagram.AsSpan(offset));
+            offset += frame.Length;
+            frameBytes += frame.Length;
             frame.Release();
-        }
-        else
-        {
-            var offset = UdpDatagram.FramesOffset;
-            for (var i = 0; i < frames; i++)
-            {
-                var frame = link.Dequeue();
-                BinaryPrimitives.WriteUInt16BigEndian(datagram.AsSpan(offset), (ushort)frame.Length);
-                offset += UdpDatagram.LengthPrefixBytes;
-                frame.Frame.CopyTo(datagram.AsSpan(offset));
-                offset += frame.Length;
-                frameBytes += frame.Length;
-                frame.Release();
-            }
-
-            length = UdpDatagram.Seal(link.SendAead, datagram, bodyBytes);
         }
 
         link.AddInFlight(counter);
-        if (TrySendDatagram(link, length))
+        if (TrySendDatagram(link, UdpDatagram.Seal(link.SendAead, datagram, bodyBytes)))
         {
             Interlocked.Increment(ref link.DatagramsSent);
             Interlocked.Add(ref link.FramesSent, frames);
