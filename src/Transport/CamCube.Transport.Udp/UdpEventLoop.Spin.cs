@@ -14,8 +14,8 @@ public sealed partial class UdpEventLoop
     /// <summary>
     /// Gets or sets how long the loop watches its socket and queue, after a turn in which its
     /// transport sent a datagram, before it blocks (zero, the default: it blocks at once). A
-    /// datagram that arrives meanwhile is read with no wake-up of a sleeping thread (a few
-    /// microseconds each on a virtual machine's idle CPU, on each side of a round trip); the price
+    /// datagram that arrives meanwhile is read with no wake-up of a sleeping thread (several to
+    /// tens of microseconds each on a virtual machine's idle CPU, on each side of a round trip); the price
     /// is CPU, at most this long per datagram sent, and nothing while the node sends nothing (an
     /// idle node only spins after its heartbeats). Between looks the loop yields its CPU to any
     /// other thread that is ready to run.
