@@ -34,9 +34,10 @@ internal static class LinkDriver
         var heartbeatTimeout = TimeSpan.FromMilliseconds(arguments.Int("heartbeat-timeout-ms", 350));
         var loop = PingDriver.LoopKind(arguments);
         var linksMax = Math.Clamp(arguments.Int("links-max", LinkDirections.Count), 1, LinkDirections.Count);
+        var udpSpin = TimeSpan.FromMicroseconds(arguments.Int("udp-spin-us", (int)NodeSettings.DefaultUdpSpinAfterSend.TotalMicroseconds, min: 0));
 
         await Console.Out.WriteLineAsync(await MachineInfo.DescribeAsync().ConfigureAwait(false)).ConfigureAwait(false);
-        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"links: {s_shape} cube in one process, {(loop == NodeLoopKind.Udp ? "udp" : "threaded")} loops, {seconds} s per L, frames of {PacketPool.DefaultPacketCapacityBytes} bytes in {s_datagramBytes}-byte datagrams; raw UDP {rawSeconds} s per measurement")).ConfigureAwait(false);
+        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"links: {s_shape} cube in one process, {(loop == NodeLoopKind.Udp ? "udp" : "threaded")} loops (--udp-spin-us {udpSpin.TotalMicroseconds}), {seconds} s per L, frames of {PacketPool.DefaultPacketCapacityBytes} bytes in {s_datagramBytes}-byte datagrams; raw UDP {rawSeconds} s per measurement")).ConfigureAwait(false);
 
         var raw = new List<RawUdpResult>();
         foreach (var pairs in new[] { 1, 2 })
@@ -60,6 +61,7 @@ internal static class LinkDriver
                         Addressing = UdpPeerAddressing.FromBasePort(basePort),
                         HeartbeatTimeout = heartbeatTimeout,
                         Loop = loop,
+                        UdpSpinAfterSend = udpSpin,
                     },
                     NullLoggerFactory.Instance,
                     CancellationToken.None).ConfigureAwait(false));
@@ -108,21 +110,21 @@ internal static class LinkDriver
 
         s.AppendLine(string.Create(CultureInfo.InvariantCulture, $"reference (best raw): {best.BytesPerSecond * 8 / 1e9:F2} Gbit/s"));
         s.AppendLine().AppendLine("link benchmark, 27 nodes (delivered = sum over nodes of BytesReceived / elapsed):");
-        s.AppendLine("| L | delivered Gbit/s | frames/s | fraction of raw | CPU per node (% of a core) | process cores busy | links down at end |");
-        s.AppendLine("|--:|-----------------:|---------:|----------------:|---------------------------:|-------------------:|------------------:|");
+        s.AppendLine("| L | delivered Gbit/s | frames/s | fraction of raw | CPU per node (% of a core) | process cores busy | Gbit/s per busy core | links down at end |");
+        s.AppendLine("|--:|-----------------:|---------:|----------------:|---------------------------:|-------------------:|---------------------:|------------------:|");
         foreach (var run in runs)
         {
             var fraction = run.BytesPerSecond / best.BytesPerSecond;
-            s.AppendLine(string.Create(CultureInfo.InvariantCulture, $"| {run.Links} | {run.BytesPerSecond * 8 / 1e9,16:F2} | {run.FramesPerSecond,8:F0} | {fraction,15:P0} | {run.CoresBusy / run.Nodes * 100,26:F1} | {run.CoresBusy,18:F2} | {run.LinksDown,17} |"));
+            s.AppendLine(string.Create(CultureInfo.InvariantCulture, $"| {run.Links} | {run.BytesPerSecond * 8 / 1e9,16:F2} | {run.FramesPerSecond,8:F0} | {fraction,15:P0} | {run.CoresBusy / run.Nodes * 100,26:F1} | {run.CoresBusy,18:F2} | {run.BytesPerSecond * 8 / 1e9 / run.CoresBusy,20:F2} | {run.LinksDown,17} |"));
         }
 
         s.AppendLine().AppendLine("transport counters per run (all nodes; host drops are the whole host's /proc/net/snmp RcvbufErrors, other processes included):");
-        s.AppendLine("| L | datagrams sent | datagrams received | credit timeouts | send errors | wake datagrams | host RcvbufErrors |");
-        s.AppendLine("|--:|---------------:|-------------------:|----------------:|------------:|---------------:|------------------:|");
+        s.AppendLine("| L | datagrams sent | datagrams received | credit datagrams sent | credit timeouts | send errors | wake datagrams | host RcvbufErrors |");
+        s.AppendLine("|--:|---------------:|-------------------:|----------------------:|----------------:|------------:|---------------:|------------------:|");
         foreach (var run in runs)
         {
             var t = run.Transport;
-            s.AppendLine(string.Create(CultureInfo.InvariantCulture, $"| {run.Links} | {t.DatagramsSent,14} | {t.DatagramsReceived,18} | {t.CreditTimeouts,15} | {t.SendErrors,11} | {t.WakeDatagrams,14} | {run.Kernel.ReceiveBufferErrors,17} |"));
+            s.AppendLine(string.Create(CultureInfo.InvariantCulture, $"| {run.Links} | {t.DatagramsSent,14} | {t.DatagramsReceived,18} | {t.CreditDatagramsSent,21} | {t.CreditTimeouts,15} | {t.SendErrors,11} | {t.WakeDatagrams,14} | {run.Kernel.ReceiveBufferErrors,17} |"));
         }
 
         var bestRun = runs.MaxBy(r => r.BytesPerSecond);

@@ -31,14 +31,29 @@ internal static class PingDriver
     private const int WarmupCountDefault = 300;
     private static readonly TorusShape s_shape = new(2, 1, 1);
 
-    public static NodeSettings NodeSettingsFor(Coordinate self, int basePort, NodeLoopKind loop, TimeSpan loopIdleSpin) => new()
+    public static NodeSettings NodeSettingsFor(Coordinate self, int basePort, NodeLoopKind loop, TimeSpan loopIdleSpin, TimeSpan udpSpin) => new()
     {
         Shape = s_shape,
         Self = self,
         Addressing = UdpPeerAddressing.FromBasePort(basePort),
         Loop = loop,
         LoopIdleSpin = loopIdleSpin,
+        UdpSpinAfterSend = udpSpin,
     };
+
+    /// <summary>Reads <c>--udp-spin-us</c> (default <see cref="NodeSettings.DefaultUdpSpinAfterSend"/>) for the drivers' nodes.</summary>
+    public static int UdpSpinMicroseconds(DriverArguments arguments) =>
+        arguments.Int("udp-spin-us", (int)NodeSettings.DefaultUdpSpinAfterSend.TotalMicroseconds, min: 0);
+
+    private static TimeSpan ProcessCpu()
+    {
+        using var process = System.Diagnostics.Process.GetCurrentProcess();
+        return process.TotalProcessorTime;
+    }
+
+    private static string SpinReport(CamCubeNode node) => node.Loop is UdpEventLoop loop
+        ? string.Create(CultureInfo.InvariantCulture, $"node (0,0,0)'s loop: spun after a send {loop.Spins} times, {loop.SpinsAnswered} ended by a datagram or work")
+        : "node (0,0,0)'s loop: threaded (no spin after a send)";
 
     /// <summary>Reads <c>--loop udp|threaded</c> (default udp) for the drivers' nodes.</summary>
     public static NodeLoopKind LoopKind(DriverArguments arguments) => arguments.Text("loop") switch
@@ -56,13 +71,15 @@ internal static class PingDriver
         var basePort = arguments.Int("base-port", DefaultBasePort);
         var echoPort = arguments.Int("echo-port", DefaultEchoPort);
         var spinMicroseconds = arguments.Int("loop-spin-us", 0, min: 0);
+        var udpSpinMicroseconds = UdpSpinMicroseconds(arguments);
+        var udpSpin = TimeSpan.FromMicroseconds(udpSpinMicroseconds);
         var spin = TimeSpan.FromMicroseconds(spinMicroseconds);
         var loop = LoopKind(arguments);
         var loopName = loop == NodeLoopKind.Udp ? "udp" : "threaded";
         var perBlock = (count + blocks - 1) / blocks;
 
         await Console.Out.WriteLineAsync(await MachineInfo.DescribeAsync().ConfigureAwait(false)).ConfigureAwait(false);
-        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"ping: {blocks} blocks of {perBlock} pings per path, alternating, after {warmup} warm-up pings each (--warmup); {s_datagramBytes}-byte datagrams both ways; both nodes on --loop {loopName}, spinning {spinMicroseconds} µs before sleeping (--loop-spin-us, threaded loops only)")).ConfigureAwait(false);
+        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"ping: {blocks} blocks of {perBlock} pings per path, alternating, after {warmup} warm-up pings each (--warmup); {s_datagramBytes}-byte datagrams both ways; both nodes on --loop {loopName}, a threaded loop spinning {spinMicroseconds} µs before it sleeps (--loop-spin-us), a udp loop watching its socket {udpSpinMicroseconds} µs after it sent (--udp-spin-us)")).ConfigureAwait(false);
 
         // A fresh cluster key for this run, handed to the nodes through the environment (never the command line).
         var key = ClusterKey.CreateRandom().ToHexString();
@@ -75,9 +92,9 @@ internal static class PingDriver
         await using var echoScope = echo.ConfigureAwait(false);
         var sealedEcho = await ChildProcess.StartAsync("echo-server", environment, ready, "--port", Text(echoPort + 1), "--max-seconds", limit, "--sealed", "1").ConfigureAwait(false);
         await using var sealedEchoScope = sealedEcho.ConfigureAwait(false);
-        var peer = await ChildProcess.StartAsync("ping-node", environment, ready, "--base-port", Text(basePort), "--max-seconds", limit, "--loop", loopName, "--loop-spin-us", Text(spinMicroseconds)).ConfigureAwait(false);
+        var peer = await ChildProcess.StartAsync("ping-node", environment, ready, "--base-port", Text(basePort), "--max-seconds", limit, "--loop", loopName, "--loop-spin-us", Text(spinMicroseconds), "--udp-spin-us", Text(udpSpinMicroseconds)).ConfigureAwait(false);
         await using var peerScope = peer.ConfigureAwait(false);
-        var node = await CamCubeNode.StartAsync(NodeSettingsFor(new Coordinate(0, 0, 0), basePort, loop, spin), NullLoggerFactory.Instance, CancellationToken.None).ConfigureAwait(false);
+        var node = await CamCubeNode.StartAsync(NodeSettingsFor(new Coordinate(0, 0, 0), basePort, loop, spin, udpSpin), NullLoggerFactory.Instance, CancellationToken.None).ConfigureAwait(false);
         await using var nodeScope = node.ConfigureAwait(false);
         using var plain = new PlainPingClient(echoPort, null, lostSlot: 1);
         using var aead = new SealedPingPong(echo: false);
@@ -94,6 +111,10 @@ internal static class PingDriver
         var udp = new List<double>(count);
         var sealedUdp = new List<double>(count);
         var lost = new int[3];
+
+        // This process's CPU while each path runs: node (0,0,0)'s loop for the runtime, the
+        // client thread for the plain paths (the other thread of the process only waits).
+        var cpu = new TimeSpan[3];
         await RuntimePingsAsync(node, target, warmup, null, lost).ConfigureAwait(false);
         plain.Run(warmup, null, lost);
         sealedPlain.Run(warmup, null, lost);
@@ -108,13 +129,19 @@ internal static class PingDriver
                 switch ((b + step) % 3)
                 {
                     case 0:
+                        var cpu0 = ProcessCpu();
                         await RuntimePingsAsync(node, target, n, runtime, lost).ConfigureAwait(false);
+                        cpu[0] += ProcessCpu() - cpu0;
                         break;
                     case 1:
+                        var cpu1 = ProcessCpu();
                         plain.Run(n, udp, lost);
+                        cpu[1] += ProcessCpu() - cpu1;
                         break;
                     default:
+                        var cpu2 = ProcessCpu();
                         sealedPlain.Run(n, sealedUdp, lost);
+                        cpu[2] += ProcessCpu() - cpu2;
                         break;
                 }
             }
@@ -136,11 +163,15 @@ internal static class PingDriver
             p99 ratio: {(r.P99 / p.P99).ToString("F2", CultureInfo.InvariantCulture)}
             context: runtime / plain UDP with the transport's AES-GCM on each datagram: {(r.Median / ps.Median).ToString("F2", CultureInfo.InvariantCulture)} (medians)
             deciles µs (10% .. 90%): runtime {LatencySummary.Deciles(runtime)}; plain {LatencySummary.Deciles(udp)}; plain + AES-GCM {LatencySummary.Deciles(sealedUdp)}
+            {SpinReport(node)}
+            CPU of this process per ping (node (0,0,0)'s side, or the plain client's) µs: runtime {Text(cpu[0].TotalMicroseconds / Math.Max(1, runtime.Count))}, plain {Text(cpu[1].TotalMicroseconds / Math.Max(1, udp.Count))}, plain + AES-GCM {Text(cpu[2].TotalMicroseconds / Math.Max(1, sealedUdp.Count))}
             """).ConfigureAwait(false);
         return 0;
     }
 
     private static string Text(int value) => value.ToString(CultureInfo.InvariantCulture);
+
+    private static string Text(double value) => value.ToString("F1", CultureInfo.InvariantCulture);
 
     private static string Row(string name, LatencySummary s, int lost) => string.Create(
         CultureInfo.InvariantCulture,

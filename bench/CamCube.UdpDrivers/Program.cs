@@ -11,8 +11,8 @@ internal static class Program
 {
     private const string Usage = """
         usage:
-          ping  [--count 2000] [--blocks 10] [--base-port 29000] [--echo-port 29010] [--loop udp|threaded] [--loop-spin-us 0 (threaded)]
-          links [--seconds 5] [--raw-seconds 3] [--links-max 6] [--base-port 29100] [--raw-port 29200] [--heartbeat-timeout-ms 350] [--loop udp|threaded]
+          ping  [--count 2000] [--blocks 10] [--base-port 29000] [--echo-port 29010] [--loop udp|threaded] [--loop-spin-us 0 (threaded)] [--udp-spin-us 50]
+          links [--seconds 5] [--raw-seconds 3] [--links-max 6] [--base-port 29100] [--raw-port 29200] [--heartbeat-timeout-ms 350] [--loop udp|threaded] [--udp-spin-us 50]
         (internal, started by 'ping': ping-node ..., echo-server ...)
         """;
 

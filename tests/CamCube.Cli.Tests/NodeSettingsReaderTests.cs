@@ -20,13 +20,24 @@ public sealed class NodeSettingsReaderTests
     }
 
     [Theory]
-    [InlineData("-5")]
-    [InlineData("2000000")]
-    [InlineData("fast")]
-    public void ALoopSpinOutOfRangeOrNotANumberIsRefusedByName(string value)
+    [InlineData("loop-spin-us", "-5")]
+    [InlineData("loop-spin-us", "2000000")]
+    [InlineData("loop-spin-us", "fast")]
+    [InlineData("udp-spin-us", "-1")]
+    [InlineData("udp-spin-us", "1001")]
+    [InlineData("udp-spin-us", "soon")]
+    public void ASpinOutOfRangeOrNotANumberIsRefusedByName(string option, string value)
     {
-        var ex = Assert.Throws<UsageException>(() => NodeSettingsReader.Read(Configuration(("loop-spin-us", value))));
-        Assert.Contains("--loop-spin-us", ex.Message, StringComparison.Ordinal);
+        var ex = Assert.Throws<UsageException>(() => NodeSettingsReader.Read(Configuration((option, value))));
+        Assert.Contains("--" + option, ex.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void AUdpLoopWatchesItsSocketFiftyMicrosecondsAfterASendUnlessToldOtherwise()
+    {
+        Assert.Equal(TimeSpan.FromMicroseconds(50), NodeSettingsReader.Read(Configuration()).UdpSpinAfterSend);
+        Assert.Equal(TimeSpan.Zero, NodeSettingsReader.Read(Configuration(("udp-spin-us", "0"))).UdpSpinAfterSend);
+        Assert.Equal(TimeSpan.FromMicroseconds(1_000), NodeSettingsReader.Read(Configuration(("udp-spin-us", "1000"))).UdpSpinAfterSend);
     }
 
     [Fact]

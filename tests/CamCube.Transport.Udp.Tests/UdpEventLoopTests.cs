@@ -189,12 +189,17 @@ public sealed class UdpEventLoopTests : IDisposable
         Assert.False(node.Transport.HasRoom(LinkDirection.PlusX));
     }
 
-    [Fact]
-    public void ReceivingAndDeliveringAllocatesNothingOnTheLoopThreadInSteadyState()
+    [Theory]
+    [InlineData(0)]
+    [InlineData(50)]
+    public void ReceivingAndDeliveringAllocatesNothingOnTheLoopThreadInSteadyState(int spinAfterSendMicroseconds)
     {
         using var cube = TestCube.Start(new TorusShape(2, 1, 1));
         var a = cube.Nodes[0];
         var b = cube.Nodes[1];
+
+        // b's credit datagrams earn its loop a spin when it has one.
+        b.UdpLoop!.SpinAfterSend = TimeSpan.FromMicroseconds(spinAfterSendMicroseconds);
         b.Sink.CountOnly = true;
         var frames = Enumerable.Range(0, 20).Select(i => new byte[100 + i]).ToArray();
         var received = 0;
@@ -203,7 +208,7 @@ public sealed class UdpEventLoopTests : IDisposable
         {
             for (var round = 0; round < count; round++)
             {
-                // One frame per burst: a datagram each, and a credit datagram back every fourth.
+                // One frame per burst: a datagram each, and a credit datagram back every eighth (a quarter of the window).
                 foreach (var frame in frames)
                 {
                     Assert.Equal(1, a.SendBurst(LinkDirection.PlusX, [frame]));
@@ -223,9 +228,10 @@ public sealed class UdpEventLoopTests : IDisposable
             return LoopAction.Run(b.Loop, GC.GetAllocatedBytesForCurrentThread) - before;
         });
 
-        // 200 datagrams were polled for, read, opened, delivered and 50 credited on b's loop; only
+        // 200 datagrams were polled for, read, opened, delivered and 25 credited on b's loop; only
         // the test's two LoopAction completions may allocate there, a few hundred bytes at most.
         Assert.InRange(allocated, 0, 1_024);
+        Assert.Equal(spinAfterSendMicroseconds > 0, b.UdpLoop.Spins > 0);
     }
 
     private void WaitUntilBlocked() =>

@@ -93,28 +93,41 @@ public sealed partial class UdpEventLoop
     }
 
     /// <summary>
-    /// Reads the socket once per turn. If <paramref name="mayBlock"/>, blocks in the socket's
+    /// Reads the socket once per turn. If <paramref name="mayBlock"/>, first spins for a reply if
+    /// this turn sent (<see cref="SpinAfterSend"/>), then blocks in the socket's
     /// receive for the first datagram until a post or the next timer wakes it, and hands that one
     /// datagram over (so the work it posts runs, and a reply leaves, before the next receive call);
     /// otherwise reads what is waiting, up to <see cref="DatagramsPerTurnMax"/>, without blocking.
     /// </summary>
     private void ReceiveTurn(Socket socket, bool mayBlock)
     {
-        var timeoutMilliseconds = 0;
-        if (mayBlock)
-        {
-            lock (_gate)
-            {
-                timeoutMilliseconds = BlockMillisecondsLocked();
-                if (timeoutMilliseconds != 0)
-                {
-                    _sleep = Sleep.Socket;
-                }
-            }
-        }
-
         try
         {
+            if (mayBlock && SpinForReply(socket, out var datagramWaiting))
+            {
+                // A reply (or posted work) came while the loop spun: no wait, no wake-up.
+                if (datagramWaiting)
+                {
+                    _quiet = false;
+                    DrainSocket(socket, 1);
+                }
+
+                return;
+            }
+
+            var timeoutMilliseconds = 0;
+            if (mayBlock)
+            {
+                lock (_gate)
+                {
+                    timeoutMilliseconds = BlockMillisecondsLocked();
+                    if (timeoutMilliseconds != 0)
+                    {
+                        _sleep = Sleep.Socket;
+                    }
+                }
+            }
+
             // A loop whose last wait ran out (no traffic) polls until a datagram comes: an idle
             // node then pays no timed-out receives (an exception each) and no option changes.
             var receiveTimeout = _quiet ? 0 : ReceiveTimeoutFor(timeoutMilliseconds);

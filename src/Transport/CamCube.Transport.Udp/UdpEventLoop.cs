@@ -17,6 +17,9 @@ namespace CamCube.Transport.Udp;
 /// by its source address and drops (it is never counted as hostile); a post to a loop that is not
 /// blocked sends nothing. Before a transport attaches its socket (and after it stops), the loop
 /// blocks on a monitor instead.</para>
+/// <para>After a turn in which its transport sent a datagram, the loop first watches its socket and
+/// queue for up to <see cref="SpinAfterSend"/> (yielding the CPU between looks), since a reply is
+/// likely soon; one that comes meanwhile is read without a wake-up.</para>
 /// <para>Timers of <see cref="TimeProvider"/> run on the loop's thread (their callbacks should only post
 /// work, as the runtime's do); they may be created and changed from any thread.</para>
 /// </remarks>

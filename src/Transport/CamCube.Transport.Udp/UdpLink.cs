@@ -10,8 +10,15 @@ namespace CamCube.Transport.Udp;
 /// </summary>
 internal sealed class UdpLink : IDisposable
 {
-    /// <summary>The receiver returns credit after this many frames datagrams, in a credit datagram if none of its own datagrams carried it meanwhile.</summary>
-    public const int CreditEveryDatagrams = 4;
+    /// <summary>The fewest frames datagrams after which a receiver returns credit (for the smallest windows, <see cref="UdpTransportOptions.DatagramsInFlightMax"/> of 8).</summary>
+    public const int CreditEveryDatagramsMin = 4;
+
+    /// <summary>
+    /// The most frames datagrams after which a receiver returns credit: a sender with the smallest
+    /// window allowed (twice <see cref="CreditEveryDatagramsMin"/>) still gets credit before it has
+    /// to wait for the credit timeout, whatever window the receiver has.
+    /// </summary>
+    public const int CreditEveryDatagramsMax = 8;
 
     private readonly Packet?[] _queue;
     private readonly ulong[] _inFlight;
@@ -35,7 +42,15 @@ internal sealed class UdpLink : IDisposable
         CryptographicOperations.ZeroMemory(receiveKey);
         _queue = new Packet?[framesInFlightMax];
         _inFlight = new ulong[datagramsInFlightMax];
+
+        // A quarter of the window: at L = 1 a credit datagram (a send, a receive, a seal and an
+        // open) per 8 full-size datagrams instead of per 4, with three quarters of the window
+        // still to send while the credit travels.
+        CreditEveryDatagrams = Math.Clamp(datagramsInFlightMax / 4, CreditEveryDatagramsMin, CreditEveryDatagramsMax);
     }
+
+    /// <summary>Gets after how many frames datagrams this receiver returns credit, in a credit datagram if none of its own datagrams carried it meanwhile.</summary>
+    public int CreditEveryDatagrams { get; }
 
     public LinkDirection Direction { get; }
 

@@ -179,7 +179,7 @@ public sealed partial class UdpLinkTransport
         var linkCount = Math.Max(1, Shape.LinkCount);
         var datagramsInFlightMax = Math.Min(
             _options.DatagramsInFlightMax,
-            Math.Max(UdpLink.CreditEveryDatagrams * 2, receiveBufferBytes / (linkCount * _datagramBytesMax * 2)));
+            Math.Max(UdpLink.CreditEveryDatagramsMin * 2, receiveBufferBytes / (linkCount * _datagramBytesMax * 2)));
         var clusterKey = _options.ClusterKey is { } key ? key.Bytes : LinkKeys.InsecureClusterKey;
 
         // The counter starts at the clock in 100 ns ticks, so a restarted node never reuses a

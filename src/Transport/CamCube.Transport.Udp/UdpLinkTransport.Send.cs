@@ -151,7 +151,7 @@ public sealed partial class UdpLinkTransport
     /// </summary>
     private void SendCreditIfOwed(UdpLink link)
     {
-        if (link.UncreditedDatagrams < UdpLink.CreditEveryDatagrams)
+        if (link.UncreditedDatagrams < link.CreditEveryDatagrams)
         {
             return;
         }
@@ -170,6 +170,7 @@ public sealed partial class UdpLinkTransport
         try
         {
             _socket!.SendTo(_sendBuffer.AsSpan(0, length), SocketFlags.None, link.PeerAddress);
+            _udpLoop?.NoteSent();
             return true;
         }
         catch (SocketException)

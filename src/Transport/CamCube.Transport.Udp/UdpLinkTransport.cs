@@ -39,6 +39,9 @@ public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDispo
     private const int CodeReceivedThenCredit = 7;
 
     private readonly IEventLoop _loop;
+
+    // The loop when it reads the socket itself (told of every send, so it may spin for the reply).
+    private readonly UdpEventLoop? _udpLoop;
     private readonly PacketPool _pool;
     private readonly UdpTransportOptions _options;
     private readonly UdpLink?[] _links = new UdpLink?[LinkDirections.Count];
@@ -72,6 +75,7 @@ public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDispo
         Shape = shape;
         Self = self;
         _loop = loop;
+        _udpLoop = loop as UdpEventLoop;
         _pool = pool;
         _options = options;
         _frameBytesMax = Math.Min(pool.PacketCapacityBytes, ushort.MaxValue);

@@ -117,9 +117,9 @@ public sealed class UdpTransportOptions
             throw new ArgumentOutOfRangeException(nameof(FramesInFlightMax), FramesInFlightMax, "FramesInFlightMax is from 1 to 1,048,576 frames.");
         }
 
-        if (DatagramsInFlightMax is < UdpLink.CreditEveryDatagrams * 2 or > 65_536)
+        if (DatagramsInFlightMax is < UdpLink.CreditEveryDatagramsMin * 2 or > 65_536)
         {
-            throw new ArgumentOutOfRangeException(nameof(DatagramsInFlightMax), DatagramsInFlightMax, $"DatagramsInFlightMax is from {UdpLink.CreditEveryDatagrams * 2} to 65,536 datagrams.");
+            throw new ArgumentOutOfRangeException(nameof(DatagramsInFlightMax), DatagramsInFlightMax, $"DatagramsInFlightMax is from {UdpLink.CreditEveryDatagramsMin * 2} to 65,536 datagrams.");
         }
 
         ArgumentOutOfRangeException.ThrowIfLessThan(CreditTimeoutMilliseconds, 1, nameof(CreditTimeoutMilliseconds));

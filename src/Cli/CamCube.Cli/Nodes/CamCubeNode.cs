@@ -135,7 +135,7 @@ internal sealed class CamCubeNode : IAsyncDisposable
         Action<Exception> onUnhandled = ex => logger.LogError(ex, "A work item failed on the event loop");
         return settings.Loop == NodeLoopKind.Threaded
             ? new ThreadedEventLoop(name, TimeProvider.System, onUnhandled, settings.LoopIdleSpin)
-            : new UdpEventLoop(name, onUnhandled);
+            : new UdpEventLoop(name, onUnhandled) { SpinAfterSend = settings.UdpSpinAfterSend };
     }
 
     /// <summary>Stops the node: runtime, transport, control socket and loop.</summary>

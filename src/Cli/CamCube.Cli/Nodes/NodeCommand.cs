@@ -26,6 +26,8 @@ internal static class NodeCommand
                              a loop thread and a receive thread that hands it the frames
           --loop-spin-us     a threaded loop (implied) spins this long for work before sleeping (default 0):
                              for a node with a core to spare; never for many nodes on few cores
+          --udp-spin-us      a udp loop watches its socket this long after it sent, before it blocks
+                             (default 50, at most 1000, 0 = never): a reply that comes meanwhile wakes no thread
           --log-level        Trace, Debug, Information (default), Warning, Error
 
         Every option can also come from the environment (CAMCUBE_SHAPE, CAMCUBE_COORD, ...) or appsettings.json.

@@ -37,8 +37,14 @@ internal sealed record NodeSettings
     /// <summary>Gets the node's event loop: by default one thread that also reads the UDP socket.</summary>
     public NodeLoopKind Loop { get; init; } = NodeLoopKind.Udp;
 
+    /// <summary>The default of <see cref="UdpSpinAfterSend"/>: 50 µs, about two round trips between two nodes on one host.</summary>
+    public static readonly TimeSpan DefaultUdpSpinAfterSend = TimeSpan.FromMicroseconds(50);
+
     /// <summary>Gets how long a threaded event loop spins for work before it sleeps (zero: it sleeps at once); see <see cref="Runtime.Loops.ThreadedEventLoop"/>.</summary>
     public TimeSpan LoopIdleSpin { get; init; }
+
+    /// <summary>Gets how long a udp loop watches its socket after a turn that sent a datagram, before it blocks (zero: it blocks at once); see <see cref="UdpEventLoop.SpinAfterSend"/>.</summary>
+    public TimeSpan UdpSpinAfterSend { get; init; } = DefaultUdpSpinAfterSend;
 
     /// <summary>Gets the faults injected between the runtime and the network from the start (none by default).</summary>
     public Transport.Simulation.Faults.FaultOptions Faults { get; init; } = Transport.Simulation.Faults.FaultOptions.None;

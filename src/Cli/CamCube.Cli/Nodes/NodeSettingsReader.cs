@@ -16,7 +16,7 @@ internal static class NodeSettingsReader
     [
         "--shape", "--coord", "--base-port", "--host", "--peers", "--key-file", "--control-socket",
         "--memcached-port", "--memcached-host", "--heartbeat-ms", "--timeout-ms", "--rate-limit-mbps", "--seed", "--log-level",
-        "--loop", "--loop-spin-us",
+        "--loop", "--loop-spin-us", "--udp-spin-us",
     ];
 
     public static readonly string[] FlagOptions = ["--insecure"];
@@ -84,8 +84,10 @@ internal static class NodeSettingsReader
         var loop = ParseLoop(configuration["loop"] ?? (spin > TimeSpan.Zero ? "threaded" : null));
         if (spin > TimeSpan.Zero && loop != NodeLoopKind.Threaded)
         {
-            throw new UsageException("--loop-spin-us: only a threaded loop spins (the udp loop blocks on its socket); use --loop threaded.");
+            throw new UsageException("--loop-spin-us: only a threaded loop spins for work (the udp loop watches its socket after a send, --udp-spin-us); use --loop threaded.");
         }
+
+        var udpSpin = TimeSpan.FromMicroseconds(Int(configuration, "udp-spin-us", (int)NodeSettings.DefaultUdpSpinAfterSend.TotalMicroseconds, 0, (int)UdpEventLoop.SpinAfterSendMax.TotalMicroseconds));
 
         return new NodeSettings
         {
@@ -102,6 +104,7 @@ internal static class NodeSettingsReader
             Seed = Int(configuration, "seed", 1, int.MinValue, int.MaxValue),
             Loop = loop,
             LoopIdleSpin = spin,
+            UdpSpinAfterSend = udpSpin,
         };
     }
 
