@@ -167,6 +167,34 @@ public class RoutingComputationCacheTests
         }
     }
 
+    [Theory]
+    [InlineData(21)]
+    [InlineData(22)]
+    public void SharedRootsAreEachTablesOwnWhenTablesSharingACacheSeeDifferentFailures(int seed)
+    {
+        // Two tables on different graphs (the second sees one more failure) resolve the same keys
+        // in turn, so each finds the other's roots in the shared cache under another graph's tag.
+        var failed = FailedServers(seed, 7);
+        var fewer = failed.Take(6).ToList();
+        var live = Enumerable.Range(0, (int)s_shape.ServerCount).Select(i => s_shape.CoordinateAt(i)).Where(c => !failed.Contains(c)).ToList();
+        var computations = new RoutingComputationCache(s_shape);
+        var first = TableWithFailures(live[0], fewer, computations, sequence: 1);
+        var second = TableWithFailures(live[^1], failed, computations, sequence: 1);
+        var third = TableWithFailures(live[live.Count / 2], fewer, computations, sequence: 1);
+        var keySpace = KeySpace.For(s_shape);
+        var random = new Random(seed);
+        for (var i = 0; i < 2_000; i++)
+        {
+            var key = KeyCoordinate.At(failed[random.Next(failed.Count)], (ushort)random.Next(65_536));
+            foreach (var (table, down) in new[] { (first, fewer), (second, failed), (third, fewer) })
+            {
+                Assert.True(keySpace.TryGetRoot(key, ReachabilityView.WithUnreachable(s_shape, down), out var expected));
+                Assert.True(table.TryGetRoot(keySpace, key, out var root));
+                Assert.Equal(expected, root);
+            }
+        }
+    }
+
     private static List<Coordinate> FailedServers(int seed, int count)
     {
         var random = new Random(seed);

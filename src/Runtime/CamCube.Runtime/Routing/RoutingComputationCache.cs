@@ -23,6 +23,8 @@ public sealed class RoutingComputationCache
     public const int GraphsMaxDefault = 8;
 
     private readonly List<RoutingGraph> _graphs = [];
+    private RootCache? _roots;
+    private long _graphIds;
 
     /// <summary>Creates an empty cache for nodes of <paramref name="shape"/>.</summary>
     /// <param name="shape">The torus of every node that uses the cache.</param>
@@ -59,6 +61,12 @@ public sealed class RoutingComputationCache
 
     /// <summary>Gets the scratch queue of every search (the cache is single-threaded).</summary>
     internal int[] SearchQueue { get; }
+
+    /// <summary>Gets the roots of keys with an unreachable home, shared by the nodes of this cache (4,096 entries when shared, 64 when private).</summary>
+    internal RootCache Roots => _roots ??= new RootCache(GraphsMax > 1 ? 12 : 6);
+
+    /// <summary>Numbers a new graph.</summary>
+    internal long NextGraphId() => ++_graphIds;
 
     /// <summary>Gets the graph of <paramref name="database"/>'s links: a kept one if its links are the same, else a new one.</summary>
     internal RoutingGraph GetGraph(LinkStateDatabase database)

@@ -28,6 +28,7 @@ internal sealed class RoutingGraph
     public RoutingGraph(RoutingComputationCache owner, LinkStateDatabase database)
     {
         _owner = owner;
+        Id = owner.NextGraphId();
         _shape = database.Shape;
         _upLinks = database.UpLinks.ToArray();
         Fingerprint = database.Fingerprint;
@@ -46,6 +47,9 @@ internal sealed class RoutingGraph
     /// <summary>Gets the fingerprint of the database the graph was made from.</summary>
     public ulong Fingerprint { get; }
 
+    /// <summary>Gets this graph's number, unique in its cache, from 1: the tag of its roots in <see cref="RootCache"/>.</summary>
+    public long Id { get; }
+
     /// <summary>Gets how many servers reported fewer than all their links up.</summary>
     public int DegradedCount { get; }
 
@@ -56,6 +60,9 @@ internal sealed class RoutingGraph
     /// <summary>Gets whether the link of <paramref name="server"/> in direction <paramref name="link"/> can carry traffic: both ends report it up.</summary>
     public bool IsUsable(int server, LinkDirection link, int neighbor, LinkDirection peerLink) =>
         (_upLinks[server] & (1 << (int)link)) != 0 && (_upLinks[neighbor] & (1 << (int)peerLink)) != 0;
+
+    /// <summary>Gets the label of the component that holds <paramref name="server"/>: servers with the same label reach each other.</summary>
+    public int ComponentOf(int server) => _component[server];
 
     /// <summary>
     /// Gets the servers connected to <paramref name="server"/> (itself included) as a bitset, bit i

@@ -19,9 +19,6 @@ internal sealed class RoutingTable
 {
     private const ushort Unreached = RoutingGraph.Unreached;
 
-    /// <summary>Log2 of the direct-mapped root cache's entries: a hop resolves few distinct key coordinates.</summary>
-    private const int RootCacheBits = 6;
-
     private readonly TorusShape _shape;
     private readonly Coordinate _self;
     private readonly int _selfIndex;
@@ -31,7 +28,6 @@ internal sealed class RoutingTable
     private readonly ReachabilityView _reachability;
     private readonly ushort[]?[] _distanceFromNeighbor = new ushort[]?[LinkDirections.Count];
     private readonly List<(Coordinate Server, bool Reachable)> _changes = [];
-    private readonly RootCacheEntry[] _rootCache = new RootCacheEntry[1 << RootCacheBits];
 
     /// <summary>
     /// Without failures, the shortest-path links to a server per axis, indexed by its x, then y
@@ -49,6 +45,9 @@ internal sealed class RoutingTable
     private byte[]? _searchedHops;
     private bool _searchedHopsValid;
     private RoutingGraph? _graph;
+
+    /// <summary>The label of this node's component in <see cref="_graph"/>: its reachability view.</summary>
+    private int _component;
     private ulong[]? _reachableBits;
     private byte _usableLinks;
 
@@ -121,14 +120,14 @@ internal sealed class RoutingTable
     /// Tries to get the root of <paramref name="key"/> under the current reachability view, as
     /// <see cref="KeySpace.TryGetRoot"/> does. Every packet resolves its key coordinates several
     /// times per hop (on arrival, in the extended router, per next key coordinate), so this avoids
-    /// the walk: with every server reachable the root is the home (entry 0 of the walk); with
-    /// failures it keeps roots in a small direct-mapped cache tagged with the view's version, so a
-    /// reachability change invalidates them all at once.
+    /// the walk: a reachable home is the root (entry 0 of the walk); with the home unreachable it
+    /// keeps roots in a <see cref="RootCache"/> shared with the other nodes of its component of the
+    /// same graph, so a key resolved at one hop is found at the next.
     /// </summary>
     public bool TryGetRoot(KeySpace keySpace, KeyCoordinate key, out Coordinate root)
     {
         // The common cases, small enough to inline at every hop: up to date, and the home reachable
-        // (with 10% failed, nine keys in ten; random keys would rarely hit the cache below).
+        // (with 10% failed, nine keys in ten).
         if (!_stale && _shape.Contains(key.Home) && (_unreachableCount == 0 || IsReachable(key.Home)))
         {
             root = key.Home;
@@ -157,10 +156,10 @@ internal sealed class RoutingTable
             return true;
         }
 
-        ref var entry = ref _rootCache[(int)(((uint)key.GetHashCode() * 0x9E3779B9u) >> (32 - RootCacheBits))];
-        if (entry.Version == _reachability.Version && entry.Valid && entry.Key == key)
+        // The view is this node's component of the graph: its roots are shared with the other nodes of that component.
+        var graph = _graph;
+        if (graph is not null && _computations.Roots.TryGet(key, graph.Id, _component, out root))
         {
-            root = entry.Root;
             return true;
         }
 
@@ -170,7 +169,11 @@ internal sealed class RoutingTable
             return false;
         }
 
-        entry = new RootCacheEntry(key, root, _reachability.Version, Valid: true);
+        if (graph is not null)
+        {
+            _computations.Roots.Set(key, graph.Id, _component, root);
+        }
+
         return true;
     }
 
@@ -339,6 +342,7 @@ internal sealed class RoutingTable
 
         _analytic = false;
         _graph = _computations.GetGraph(Database);
+        _component = _graph.ComponentOf(_selfIndex);
         for (var d = 0; d < LinkDirections.Count; d++)
         {
             var link = (LinkDirection)d;
@@ -444,7 +448,4 @@ internal sealed class RoutingTable
             : backward < forward ? (byte)(1 << (int)minus)
             : (byte)((1 << (int)plus) | (1 << (int)minus));
     }
-
-    /// <summary>A cached root; <c>Valid</c> tells a filled entry from the default one.</summary>
-    private readonly record struct RootCacheEntry(KeyCoordinate Key, Coordinate Root, long Version, bool Valid);
 }
