@@ -21,6 +21,22 @@ public sealed class PacketPoolTests
     }
 
     [Fact]
+    public void SingleThreadedPoolReusesReturnedPacketsAndKeepsItsBoundWhenReturnedTo()
+    {
+        var pool = new PacketPool(256, pooledPacketsMax: 2, singleThreaded: true);
+        var rented = Enumerable.Range(0, 3).Select(_ => pool.Rent()).ToList();
+        Assert.Equal(3, pool.CreatedCount);
+
+        rented.ForEach(p => p.Release());
+        Assert.Equal(2, pool.FreeCount);
+
+        var again = pool.Rent();
+        Assert.Same(rented[1], again);
+        Assert.Equal(3, pool.CreatedCount);
+        Assert.Equal(1, pool.FreeCount);
+    }
+
+    [Fact]
     public void PreallocateTopsUpToTheCountAndNeverBeyondWhatThePoolKeeps()
     {
         var pool = new PacketPool(256, pooledPacketsMax: 4);

@@ -36,7 +36,8 @@ public sealed class SimulatedCube
         _configure = configure;
         Engine = new SimulationEngine(Options.Seed, initialCapacity: (int)Math.Min(1 << 20, shape.ServerCount * 16));
         Network = new SimulatedNetwork(Engine, shape, Options.Network);
-        Pool = new PacketPool(Options.Network.MtuBytes, Options.PooledPacketsMax);
+        // The whole cube runs on the engine's thread, so its pool takes no lock.
+        Pool = new PacketPool(Options.Network.MtuBytes, Options.PooledPacketsMax, singleThreaded: true);
         _nodes = new Node?[Network.ServerCount];
         _liveServers = new ReachabilityView(shape);
         _keySpace = KeySpace.For(shape);

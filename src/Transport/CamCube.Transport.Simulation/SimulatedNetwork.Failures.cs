@@ -39,7 +39,7 @@ public sealed partial class SimulatedNetwork
 
         _alive[server] = true;
         AliveServerCount++;
-        _aliveSinceNanoseconds[server] = _engine.ElapsedNanoseconds;
+        _receivers[server] = new ServerReceiver { AliveSinceNanoseconds = _engine.ElapsedNanoseconds };
         var transport = new SimulatedLinkTransport(this, server, coordinate);
         _transports[server] = transport;
         var signal = Options.SignalServerFailureToNeighbors;
@@ -96,6 +96,7 @@ public sealed partial class SimulatedNetwork
         _alive[server] = false;
         AliveServerCount--;
         _transports[server]?.MarkFailed();
+        _receivers[server].Sink = null;
         var signal = Options.SignalServerFailureToNeighbors;
         var first = server * LinksPerServer;
         for (var e = first; e < first + LinksPerServer; e++)

@@ -34,7 +34,7 @@ public sealed partial class SimulatedNetwork : ILoopWork
     private readonly QueuedFrame[] _frames;
     private readonly SimulatedLinkTransport?[] _transports;
     private readonly bool[] _alive;
-    private readonly long[] _aliveSinceNanoseconds;
+    private readonly ServerReceiver[] _receivers;
     private readonly int _queueMax;
     private readonly int _mtuBytes;
     private readonly long _propagationNanoseconds;
@@ -76,7 +76,7 @@ public sealed partial class SimulatedNetwork : ILoopWork
         _frames = new QueuedFrame[_endpoints.Length * _queueMax];
         _transports = new SimulatedLinkTransport?[ServerCount];
         _alive = new bool[ServerCount];
-        _aliveSinceNanoseconds = new long[ServerCount];
+        _receivers = new ServerReceiver[ServerCount];
         Array.Fill(_alive, true);
         WirePeers();
         AliveServerCount = ServerCount;
@@ -230,6 +230,11 @@ public sealed partial class SimulatedNetwork : ILoopWork
 
     internal void OnStarted(SimulatedLinkTransport transport)
     {
+        if (ReferenceEquals(_transports[transport.ServerIndex], transport))
+        {
+            _receivers[transport.ServerIndex].Sink = transport.Sink;
+        }
+
         // A started node learns which of its links are usable: room on the up ones, down for the rest.
         var first = transport.ServerIndex * LinksPerServer;
         for (var e = first; e < first + LinksPerServer; e++)
@@ -315,12 +320,13 @@ public sealed partial class SimulatedNetwork : ILoopWork
 
     private void OnArrival(int e, Packet frame)
     {
-        var server = e / LinksPerServer;
         var sentAt = _engine.ElapsedNanoseconds - _propagationNanoseconds;
         ref var endpoint = ref _endpoints[e];
-        var transport = _transports[server];
-        if (endpoint.Cut || endpoint.LastDownNanoseconds > sentAt || !_alive[server] ||
-            _aliveSinceNanoseconds[server] > sentAt || transport is not { IsRunning: true })
+
+        // A sink is there only while the server is alive and its current transport runs.
+        ref var receiver = ref _receivers[e / LinksPerServer];
+        var sink = receiver.Sink;
+        if (endpoint.Cut || endpoint.LastDownNanoseconds > sentAt || sink is null || receiver.AliveSinceNanoseconds > sentAt)
         {
             Drop(frame);
             return;
@@ -329,7 +335,7 @@ public sealed partial class SimulatedNetwork : ILoopWork
         endpoint.FramesDelivered++;
         FramesDelivered++;
         BytesDelivered += frame.Length;
-        transport.Sink!.OnFrameReceived((LinkDirection)(e % LinksPerServer), frame);
+        sink.OnFrameReceived((LinkDirection)(e % LinksPerServer), frame);
     }
 
     private void OnLinkEvent(int code, int e)

@@ -1,15 +1,16 @@
 namespace CamCube.Packets;
 
 /// <summary>
-/// A bounded pool of packets of one buffer capacity. Thread-safe: a transport's receive thread
-/// may rent while the node's event loop returns.
+/// A bounded pool of packets of one buffer capacity. Thread-safe by default: a transport's receive
+/// thread may rent while the node's event loop returns. A pool made single-threaded (the
+/// simulator's, whose whole cube runs on one thread) takes no lock.
 /// </summary>
 public sealed class PacketPool
 {
     /// <summary>The default buffer capacity: a 9,000-byte jumbo frame.</summary>
     public const int DefaultPacketCapacityBytes = 9_000;
 
-    private readonly Lock _gate = new();
+    private readonly Lock? _gate;
     private readonly Packet[] _free;
     private int _freeCount;
     private long _created;
@@ -17,8 +18,12 @@ public sealed class PacketPool
     /// <summary>Creates a pool.</summary>
     /// <param name="packetCapacityBytes">The capacity of every packet's buffer, header included (at least the header size, at most 65,535).</param>
     /// <param name="pooledPacketsMax">The most packets kept for reuse; more are left to the garbage collector when returned.</param>
+    /// <param name="singleThreaded">
+    /// True if every rent, return and count happens on one thread (a simulated cube): the pool then
+    /// takes no lock. False (the default) for a pool that threads share, as a UDP node's.
+    /// </param>
     /// <exception cref="ArgumentOutOfRangeException">A size is out of range.</exception>
-    public PacketPool(int packetCapacityBytes = DefaultPacketCapacityBytes, int pooledPacketsMax = 65_536)
+    public PacketPool(int packetCapacityBytes = DefaultPacketCapacityBytes, int pooledPacketsMax = 65_536, bool singleThreaded = false)
     {
         if (packetCapacityBytes is < PacketHeader.SizeBytes or > ushort.MaxValue)
         {
@@ -28,6 +33,7 @@ public sealed class PacketPool
         ArgumentOutOfRangeException.ThrowIfNegative(pooledPacketsMax);
         PacketCapacityBytes = packetCapacityBytes;
         _free = new Packet[pooledPacketsMax];
+        _gate = singleThreaded ? null : new Lock();
     }
 
     /// <summary>Gets the capacity of every packet this pool hands out.</summary>
@@ -41,6 +47,11 @@ public sealed class PacketPool
     {
         get
         {
+            if (_gate is null)
+            {
+                return _freeCount;
+            }
+
             lock (_gate)
             {
                 return _freeCount;
@@ -51,13 +62,16 @@ public sealed class PacketPool
     /// <summary>Rents a packet with an empty frame; the caller becomes its owner.</summary>
     public Packet Rent()
     {
-        Packet? packet = null;
-        lock (_gate)
+        Packet? packet;
+        if (_gate is null)
         {
-            if (_freeCount > 0)
+            packet = TakeFree();
+        }
+        else
+        {
+            lock (_gate)
             {
-                packet = _free[--_freeCount];
-                _free[_freeCount] = null!;
+                packet = TakeFree();
             }
         }
 
@@ -80,27 +94,61 @@ public sealed class PacketPool
     public void Preallocate(int count)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(count);
+        if (_gate is null)
+        {
+            Fill(count);
+            return;
+        }
+
         lock (_gate)
         {
-            var target = Math.Min(count, _free.Length);
-            while (_freeCount < target)
-            {
-                Interlocked.Increment(ref _created);
-                var packet = new Packet(PacketCapacityBytes, this);
-                packet.MarkPooled();
-                _free[_freeCount++] = packet;
-            }
+            Fill(count);
         }
     }
 
     internal void Return(Packet packet)
     {
+        if (_gate is null)
+        {
+            PutFree(packet);
+            return;
+        }
+
         lock (_gate)
         {
-            if (_freeCount < _free.Length)
-            {
-                _free[_freeCount++] = packet;
-            }
+            PutFree(packet);
+        }
+    }
+
+    private Packet? TakeFree()
+    {
+        if (_freeCount == 0)
+        {
+            return null;
+        }
+
+        var packet = _free[--_freeCount];
+        _free[_freeCount] = null!;
+        return packet;
+    }
+
+    private void PutFree(Packet packet)
+    {
+        if (_freeCount < _free.Length)
+        {
+            _free[_freeCount++] = packet;
+        }
+    }
+
+    private void Fill(int count)
+    {
+        var target = Math.Min(count, _free.Length);
+        while (_freeCount < target)
+        {
+            Interlocked.Increment(ref _created);
+            var packet = new Packet(PacketCapacityBytes, this);
+            packet.MarkPooled();
+            _free[_freeCount++] = packet;
         }
     }
 }
