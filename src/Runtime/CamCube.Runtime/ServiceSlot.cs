@@ -24,8 +24,8 @@ internal sealed class ServiceSlot
 
         // Checked once: whether a poll may make a packet the queue does not hold (the control
         // services say so per link themselves, see Node.WantsRoom).
-        Forwards = Base is null || !Keeps(typeof(ServiceBase), "OnForward", typeof(Packet));
-        Polls = isControl ? Control is null : (Base is null || !Keeps(typeof(ServiceBase), "Poll", typeof(LinkDirection)));
+        Forwards = Base is null || !Keeps(typeof(ServiceBase), nameof(ServiceBase.OnForward), typeof(Packet));
+        Polls = isControl ? Control is null : (Base is null || !Keeps(typeof(ServiceBase), nameof(ServiceBase.Poll), typeof(LinkDirection)));
     }
 
     public IService Service { get; }
@@ -95,7 +95,7 @@ internal sealed class ServiceSlot
     {
         Router = router;
         var routed = Service is RoutedServiceBase;
-        PolledRouter = routed && Keeps(typeof(RoutedServiceBase), "Poll", typeof(LinkDirection)) ? router : null;
+        PolledRouter = routed && Keeps(typeof(RoutedServiceBase), nameof(RoutedServiceBase.Poll), typeof(LinkDirection)) ? router : null;
         DirectRouter = routed && Keeps(typeof(RoutedServiceBase), "OnHop", typeof(Packet), typeof(bool)) ? router : null;
     }
 

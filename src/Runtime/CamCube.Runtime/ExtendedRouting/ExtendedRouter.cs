@@ -107,21 +107,14 @@ internal sealed partial class ExtendedRouter : IExtendedRouter
             return RouteStatus.DroppedInvalid;
         }
 
-        var destination = packet.Destination;
-        if (_node.Routes.TryGetRoot(_node.KeySpace, destination, out var root) && root == _node.Self)
-        {
-            return Evaluate(packet, destination);
-        }
-
-        _scratch[0] = destination;
-        return Enqueue(packet, _scratch.AsSpan(0, 1));
+        return Arrived(packet, _node.Routes.TryGetRoot(_node.KeySpace, packet.Destination, out var root) && root == _node.Self);
     }
 
     /// <summary>
-    /// Takes a key-routed packet of a service whose hop inspection hands every packet on (see
-    /// <see cref="ServiceSlot.DirectRouter"/>) straight from the node, as <see cref="Continue"/>
-    /// would after it. <paramref name="responsible"/>: the node just found this server is the root
-    /// of the packet's destination, so F is asked; otherwise it goes on towards that destination.
+    /// Routes a key-routed packet on from this hop: from <see cref="Continue"/>, or straight from the
+    /// node for a service whose hop inspection hands every packet on (see <see cref="ServiceSlot.DirectRouter"/>).
+    /// <paramref name="responsible"/>: this server is the root of the packet's destination, so F is
+    /// asked; otherwise it goes on towards that destination.
     /// </summary>
     internal RouteStatus Arrived(Packet packet, bool responsible)
     {
