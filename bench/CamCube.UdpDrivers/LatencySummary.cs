@@ -14,6 +14,10 @@ internal readonly record struct LatencySummary(int Count, double Min, double Med
         return new LatencySummary(sorted.Length, sorted[0], Rank(sorted, 0.50), Rank(sorted, 0.99), sorted[^1]);
     }
 
+    /// <summary>The <paramref name="fraction"/> percentile (nearest rank), or NaN for no values.</summary>
+    public static double Percentile(IReadOnlyCollection<double> microseconds, double fraction) =>
+        microseconds.Count == 0 ? double.NaN : Rank(microseconds.Order().ToArray(), fraction);
+
     /// <summary>The 10th to 90th percentiles, in steps of ten, as one line of text.</summary>
     public static string Deciles(IReadOnlyCollection<double> microseconds)
     {
