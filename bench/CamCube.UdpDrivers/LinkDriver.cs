@@ -44,9 +44,10 @@ internal static class LinkDriver
         var loop = PingDriver.LoopKind(arguments);
         var linksMax = Math.Clamp(arguments.Int("links-max", LinkDirections.Count), 1, LinkDirections.Count);
         var udpSpin = TimeSpan.FromMicroseconds(arguments.Int("udp-spin-us", (int)NodeSettings.DefaultUdpSpinAfterSend.TotalMicroseconds, min: 0));
+        var segmentation = arguments.Int("udp-gso", 1, min: 0) != 0;
 
         await Console.Out.WriteLineAsync(await MachineInfo.DescribeAsync().ConfigureAwait(false)).ConfigureAwait(false);
-        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"links: {s_shape} cube in one process, {(loop == NodeLoopKind.Udp ? "udp" : "threaded")} loops (--udp-spin-us {udpSpin.TotalMicroseconds}), {seconds} s per L, frames of {PacketPool.DefaultPacketCapacityBytes} bytes in {s_datagramBytes}-byte datagrams; raw UDP {rawSeconds} s per measurement")).ConfigureAwait(false);
+        await Console.Out.WriteLineAsync(string.Create(CultureInfo.InvariantCulture, $"links: {s_shape} cube in one process, {(loop == NodeLoopKind.Udp ? "udp" : "threaded")} loops (--udp-spin-us {udpSpin.TotalMicroseconds}), UDP segmentation offload {(segmentation ? "where the kernel has it" : "off")} (--udp-gso 1|0), {seconds} s per L, frames of {PacketPool.DefaultPacketCapacityBytes} bytes in {s_datagramBytes}-byte datagrams; raw UDP {rawSeconds} s per measurement")).ConfigureAwait(false);
 
         var raw = new List<RawUdpResult>();
         foreach (var pairs in new[] { 1, 2 })
@@ -71,6 +72,7 @@ internal static class LinkDriver
                         HeartbeatTimeout = heartbeatTimeout,
                         Loop = loop,
                         UdpSpinAfterSend = udpSpin,
+                        UdpSegmentationOffload = segmentation,
                     },
                     NullLoggerFactory.Instance,
                     CancellationToken.None).ConfigureAwait(false));
@@ -135,12 +137,12 @@ internal static class LinkDriver
         }
 
         s.AppendLine().AppendLine("transport counters per run (all nodes; host drops are the whole host's /proc/net/snmp RcvbufErrors, other processes included):");
-        s.AppendLine("| L | datagrams sent | datagrams received | credit datagrams sent | credit timeouts | send errors | wake datagrams | host RcvbufErrors |");
-        s.AppendLine("|--:|---------------:|-------------------:|----------------------:|----------------:|------------:|---------------:|------------------:|");
+        s.AppendLine("| L | datagrams sent | datagrams received | credit datagrams sent | credit timeouts | send errors | wake datagrams | host RcvbufErrors | segmented sends | datagrams in them |");
+        s.AppendLine("|--:|---------------:|-------------------:|----------------------:|----------------:|------------:|---------------:|------------------:|----------------:|------------------:|");
         foreach (var run in runs)
         {
             var t = run.Transport;
-            s.AppendLine(string.Create(CultureInfo.InvariantCulture, $"| {run.Links} | {t.DatagramsSent,14} | {t.DatagramsReceived,18} | {t.CreditDatagramsSent,21} | {t.CreditTimeouts,15} | {t.SendErrors,11} | {t.WakeDatagrams,14} | {run.Kernel.ReceiveBufferErrors,17} |"));
+            s.AppendLine(string.Create(CultureInfo.InvariantCulture, $"| {run.Links} | {t.DatagramsSent,14} | {t.DatagramsReceived,18} | {t.CreditDatagramsSent,21} | {t.CreditTimeouts,15} | {t.SendErrors,11} | {t.WakeDatagrams,14} | {run.Kernel.ReceiveBufferErrors,17} | {t.SegmentedSends,15} | {t.SegmentedDatagrams,17} |"));
         }
 
         var bestRun = runs.MaxBy(r => r.BytesPerSecond);

@@ -41,6 +41,14 @@ public sealed class NodeSettingsReaderTests
     }
 
     [Fact]
+    public void UdpSegmentationOffloadIsOnUnlessTheFlagTurnsItOff()
+    {
+        Assert.True(NodeSettingsReader.Read(Configuration()).UdpSegmentationOffload);
+        Assert.False(NodeSettingsReader.Read(Configuration(("no-udp-gso", "true"))).UdpSegmentationOffload);
+        Assert.Contains("--no-udp-gso", NodeSettingsReader.FlagOptions);
+    }
+
+    [Fact]
     public void TheLoopReadsItsOwnSocketUnlessToldOtherwise()
     {
         Assert.Equal(NodeLoopKind.Udp, NodeSettingsReader.Read(Configuration()).Loop);

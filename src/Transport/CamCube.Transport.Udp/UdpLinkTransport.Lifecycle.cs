@@ -44,6 +44,7 @@ public sealed partial class UdpLinkTransport
         try
         {
             CreateLinks(peers, socket.ReceiveBufferSize);
+            EnableSegmentationIfSupported(socket);
 
             // A UdpEventLoop reads the socket itself: no receive thread, no hand-off.
             (_loop as UdpEventLoop)?.Attach(this, socket);

@@ -59,6 +59,9 @@ public sealed partial class UdpLinkTransport
     private void FlushAndReportRoom(UdpLink link)
     {
         SendBatches(link, fullOnly: false);
+
+        // The end of the burst: what it sealed into the train leaves now, in one call.
+        SendTrain();
         if (!link.IsFull && link.RoomWanted)
         {
             link.RoomWanted = false;
@@ -117,31 +120,33 @@ public sealed partial class UdpLinkTransport
         }
     }
 
+    /// <summary>
+    /// Seals the link's next <paramref name="frames"/> frames into one datagram and sends it, or
+    /// adds it to the train, which leaves at the end of the burst (<see cref="FlushAndReportRoom"/>).
+    /// </summary>
     private void SendFrames(UdpLink link, int frames, int bodyBytes)
     {
-        var datagram = _sendBuffer ??= new byte[_datagramBytesMax];
+        var frameBytes = bodyBytes - (frames * UdpDatagram.LengthPrefixBytes);
+        var datagram = NextDatagram(link, UdpDatagram.OverheadBytes + bodyBytes, frames, frameBytes);
         var counter = link.SendCounter++;
         UdpDatagram.WriteHeader(datagram, link.Direction, counter);
         UdpDatagram.WriteCredit(datagram, link.TakeCreditToReturn());
         var offset = UdpDatagram.FramesOffset;
-        long frameBytes = 0;
         for (var i = 0; i < frames; i++)
         {
             var frame = link.Dequeue();
-            BinaryPrimitives.WriteUInt16BigEndian(datagram.AsSpan(offset), (ushort)frame.Length);
+            BinaryPrimitives.WriteUInt16BigEndian(datagram[offset..], (ushort)frame.Length);
             offset += UdpDatagram.LengthPrefixBytes;
-            frame.Frame.CopyTo(datagram.AsSpan(offset));
+            frame.Frame.CopyTo(datagram[offset..]);
             offset += frame.Length;
-            frameBytes += frame.Length;
             frame.Release();
         }
 
         link.AddInFlight(counter);
-        if (TrySendDatagram(link, UdpDatagram.Seal(link.SendAead, datagram, bodyBytes)))
+        UdpDatagram.Seal(link.SendAead, datagram, bodyBytes);
+        if (!_segmentation && TrySendDatagram(link, datagram))
         {
-            Interlocked.Increment(ref link.DatagramsSent);
-            Interlocked.Add(ref link.FramesSent, frames);
-            Interlocked.Add(ref link.FrameBytesSent, frameBytes);
+            CountSent(link, 1, frames, frameBytes);
         }
     }
 
@@ -156,20 +161,22 @@ public sealed partial class UdpLinkTransport
             return;
         }
 
-        var datagram = _sendBuffer ??= new byte[_datagramBytesMax];
+        var datagram = (_sendBuffer ??= new byte[_datagramBytesMax]).AsSpan(0, UdpDatagram.OverheadBytes);
         UdpDatagram.WriteHeader(datagram, link.Direction, link.SendCounter++, UdpDatagram.KindCredit);
         UdpDatagram.WriteCredit(datagram, link.TakeCreditToReturn());
-        if (TrySendDatagram(link, UdpDatagram.Seal(link.SendAead, datagram, 0)))
+        UdpDatagram.Seal(link.SendAead, datagram, 0);
+        if (TrySendDatagram(link, datagram))
         {
             Interlocked.Increment(ref link.CreditDatagramsSent);
         }
     }
 
-    private bool TrySendDatagram(UdpLink link, int length)
+    private bool TrySendDatagram(UdpLink link, ReadOnlySpan<byte> datagram)
     {
         try
         {
-            _socket!.SendTo(_sendBuffer.AsSpan(0, length), SocketFlags.None, link.PeerAddress);
+            EnsureUnsegmented(datagram.Length);
+            _socket!.SendTo(datagram, SocketFlags.None, link.PeerAddress);
             _udpLoop?.NoteSent();
             return true;
         }

@@ -96,6 +96,9 @@ public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDispo
     /// <summary>Gets the largest frame <see cref="TrySend"/> takes, in bytes.</summary>
     public int FrameBytesMax => _frameBytesMax;
 
+    /// <summary>Gets the transport's socket, or null before <see cref="Start"/> (tests set kernel options on it).</summary>
+    internal Socket? BoundSocket => _socket;
+
     /// <summary>Gets the local endpoint the socket is bound to, or null before <see cref="Start"/>.</summary>
     public IPEndPoint? LocalEndPoint => _socket?.LocalEndPoint as IPEndPoint;
 
@@ -168,11 +171,12 @@ public sealed partial class UdpLinkTransport : ILinkTransport, ILoopWork, IDispo
             SendBatches(l, fullOnly: true);
         }
 
-        if (l.Count > 0 && !l.FlushPosted)
+        if ((l.Count > 0 || _train?.Link == l) && !l.FlushPosted)
         {
             // camcubeos 3.3 aggregation: the flush runs after the work item that is sending now,
-            // so every frame of the current burst shares the datagram. A flush that finds no
-            // credit or tokens leaves the frames to the credit or the link's timer.
+            // so every frame of the current burst shares the datagram, and every datagram of the
+            // burst the train. A flush that finds no credit or tokens leaves the frames to the
+            // credit or the link's timer.
             l.FlushPosted = true;
             _loop.Post(this, CodeFlush, (int)link, null);
         }

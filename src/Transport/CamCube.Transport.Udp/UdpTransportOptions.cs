@@ -101,6 +101,15 @@ public sealed class UdpTransportOptions
     /// <summary>Gets the size asked for the socket's send and receive buffers in bytes (the kernel may cap it). Default 4 MiB.</summary>
     public int SocketBufferBytes { get; init; } = DefaultSocketBufferBytes;
 
+    /// <summary>
+    /// Gets whether a run of datagrams to one neighbour leaves in one system call with UDP
+    /// segmentation offload where the kernel has it (Linux's <c>UDP_SEGMENT</c>; default true). The
+    /// neighbour receives the same datagrams either way. A transport whose segmented send is
+    /// refused (datagrams above the route's MTU, a device that cannot checksum them) sends one
+    /// datagram per call from then on; <see cref="UdpLinkTransport.UsesSegmentationOffload"/> tells.
+    /// </summary>
+    public bool SegmentationOffload { get; init; } = true;
+
     /// <summary>Checks that every value is in range.</summary>
     /// <exception cref="ArgumentOutOfRangeException">A value is out of range; the message names it.</exception>
     /// <exception cref="ArgumentNullException"><see cref="Addressing"/> is null.</exception>

@@ -72,6 +72,7 @@ internal sealed class CamCubeNode : IAsyncDisposable
                 ClusterKey = key,
                 AllowInsecure = settings.Insecure && key is null,
                 RateLimitBitsPerSecond = settings.RateLimitBitsPerSecond,
+                SegmentationOffload = settings.UdpSegmentationOffload,
             });
             var options = new NodeOptions
             {

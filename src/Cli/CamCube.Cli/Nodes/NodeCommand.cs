@@ -28,6 +28,8 @@ internal static class NodeCommand
                              for a node with a core to spare; never for many nodes on few cores
           --udp-spin-us      a udp loop watches its socket this long after it sent, before it blocks
                              (default 50, at most 1000, 0 = never): a reply that comes meanwhile wakes no thread
+          --no-udp-gso       send every datagram in its own system call (by default, on Linux, a run of
+                             datagrams to one neighbour leaves in one call with UDP segmentation offload)
           --log-level        Trace, Debug, Information (default), Warning, Error
 
         Every option can also come from the environment (CAMCUBE_SHAPE, CAMCUBE_COORD, ...) or appsettings.json.
@@ -78,9 +80,12 @@ internal static class NodeCommand
             }
         }
 
-        if (reader.Flag("--insecure"))
+        foreach (var flag in NodeSettingsReader.FlagOptions)
         {
-            fromArgs["insecure"] = "true";
+            if (reader.Flag(flag))
+            {
+                fromArgs[flag[2..]] = "true";
+            }
         }
 
         var environment = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);

@@ -46,6 +46,9 @@ internal sealed record NodeSettings
     /// <summary>Gets how long a udp loop watches its socket after a turn that sent a datagram, before it blocks (zero: it blocks at once); see <see cref="UdpEventLoop.SpinAfterSend"/>.</summary>
     public TimeSpan UdpSpinAfterSend { get; init; } = DefaultUdpSpinAfterSend;
 
+    /// <summary>Gets whether runs of datagrams to a neighbour leave in one system call with UDP segmentation offload where the kernel has it (default true); see <see cref="UdpTransportOptions.SegmentationOffload"/>.</summary>
+    public bool UdpSegmentationOffload { get; init; } = true;
+
     /// <summary>Gets the faults injected between the runtime and the network from the start (none by default).</summary>
     public Transport.Simulation.Faults.FaultOptions Faults { get; init; } = Transport.Simulation.Faults.FaultOptions.None;
 

@@ -19,7 +19,7 @@ internal static class NodeSettingsReader
         "--loop", "--loop-spin-us", "--udp-spin-us",
     ];
 
-    public static readonly string[] FlagOptions = ["--insecure"];
+    public static readonly string[] FlagOptions = ["--insecure", "--no-udp-gso"];
 
     public static NodeSettings Read(IConfiguration configuration)
     {
@@ -105,6 +105,7 @@ internal static class NodeSettingsReader
             Loop = loop,
             LoopIdleSpin = spin,
             UdpSpinAfterSend = udpSpin,
+            UdpSegmentationOffload = !string.Equals(configuration["no-udp-gso"], "true", StringComparison.OrdinalIgnoreCase),
         };
     }
 
