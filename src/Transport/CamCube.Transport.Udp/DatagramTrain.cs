@@ -12,7 +12,7 @@ internal sealed class DatagramTrain
     /// <summary>The most bytes a train holds: the largest UDP payload over IPv4, which bounds the whole segmented send.</summary>
     public const int BytesMax = UdpDatagram.UdpPayloadBytesMax;
 
-    /// <summary>The most datagrams in one segmented send (the kernel's <c>UDP_MAX_SEGMENTS</c>, 64 before Linux 6.8).</summary>
+    /// <summary>The most datagrams in one segmented send: the kernel's <c>UDP_MAX_SEGMENTS</c> (64 in older kernels, raised to 128 in newer ones).</summary>
     public const int DatagramsMax = 64;
 
     private readonly byte[] _buffer = GC.AllocateUninitializedArray<byte>(BytesMax);
