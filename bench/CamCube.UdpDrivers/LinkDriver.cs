@@ -4,6 +4,7 @@ using System.Text;
 using CamCube.Cli.Nodes;
 using CamCube.Packets;
 using CamCube.Services.Diagnostics;
+using CamCube.Transport;
 using CamCube.Transport.Udp;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -156,7 +157,7 @@ internal static class LinkDriver
         var start = TimeProvider.System.GetTimestamp();
         while (true)
         {
-            var states = await Task.WhenAll(nodes.Select(n => LoopInvoker.InvokeAsync(n.Loop, () => UpLinks(n) == n.Settings.Shape.LinkCount && n.Node.Reachability.ReachableCount == n.Settings.Shape.ServerCount))).ConfigureAwait(false);
+            var states = await Task.WhenAll(nodes.Select(n => n.Loop.InvokeAsync(() => UpLinks(n) == n.Settings.Shape.LinkCount && n.Node.Reachability.ReachableCount == n.Settings.Shape.ServerCount))).ConfigureAwait(false);
             var elapsed = TimeProvider.System.GetElapsedTime(start);
             if (states.All(s => s))
             {
@@ -190,13 +191,13 @@ internal static class LinkDriver
         var transport0 = TransportTotals.Of(nodes);
         var cpu0 = process.TotalProcessorTime;
         var start = TimeProvider.System.GetTimestamp();
-        await Task.WhenAll(nodes.Select(n => LoopInvoker.InvokeAsync(n.Loop, () =>
+        await Task.WhenAll(nodes.Select(n => n.Loop.InvokeAsync(() =>
         {
             n.Node.GetService<LinkBenchmarkService>()!.Start(links);
             return true;
         }))).ConfigureAwait(false);
         await Task.Delay(duration, TimeProvider.System).ConfigureAwait(false);
-        var reports = await Task.WhenAll(nodes.Select(n => LoopInvoker.InvokeAsync(n.Loop, () =>
+        var reports = await Task.WhenAll(nodes.Select(n => n.Loop.InvokeAsync(() =>
         {
             var service = n.Node.GetService<LinkBenchmarkService>()!;
             var report = service.Report();

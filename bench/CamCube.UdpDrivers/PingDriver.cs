@@ -4,6 +4,7 @@ using System.Net;
 using System.Net.Sockets;
 using CamCube.Cli.Nodes;
 using CamCube.Services.Diagnostics;
+using CamCube.Transport;
 using CamCube.Transport.Udp;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -215,7 +216,7 @@ internal static class PingDriver
         var start = TimeProvider.System.GetTimestamp();
         while (TimeProvider.System.GetElapsedTime(start) < limit)
         {
-            var task = await LoopInvoker.InvokeAsync(node.Loop, () => node.Node.GetService<PingService>()!.PingAsync(target, TimeSpan.FromMilliseconds(500))).ConfigureAwait(false);
+            var task = await node.Loop.InvokeAsync(() => node.Node.GetService<PingService>()!.PingAsync(target, TimeSpan.FromMilliseconds(500))).ConfigureAwait(false);
             if (!(await task.ConfigureAwait(false)).Lost)
             {
                 return true;
@@ -235,7 +236,7 @@ internal static class PingDriver
     private static async Task RuntimePingsAsync(CamCubeNode node, Coordinate target, int count, List<double>? rtts, int[] lost)
     {
         var ping = node.Node.GetService<PingService>()!;
-        var task = await LoopInvoker.InvokeAsync(node.Loop, () => ping.PingSeriesAsync(target, count, TimeSpan.FromSeconds(1))).ConfigureAwait(false);
+        var task = await node.Loop.InvokeAsync(() => ping.PingSeriesAsync(target, count, TimeSpan.FromSeconds(1))).ConfigureAwait(false);
         foreach (var reply in await task.ConfigureAwait(false))
         {
             if (reply.Lost || reply.OutboundHops != 1)

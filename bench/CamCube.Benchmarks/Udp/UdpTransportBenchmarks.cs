@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Sockets;
 using BenchmarkDotNet.Attributes;
 using CamCube.Packets;
+using CamCube.Transport;
 using CamCube.Transport.Udp;
 
 namespace CamCube.Benchmarks.Udp;
@@ -53,8 +54,8 @@ public class UdpTransportBenchmarks
         _receiver = new UdpLinkTransport(s_shape, new Coordinate(1, 0, 0), _receiverLoop, receiverPool, options);
         _burst = new UdpBurstSender(senderPool) { Transport = _sender };
         _sink = new UdpCountingSink();
-        LoopCall.Run(_receiverLoop, () => _receiver.Start(_sink));
-        LoopCall.Run(_senderLoop, () => _sender.Start(_burst));
+        OnLoop(_receiverLoop, () => _receiver.Start(_sink));
+        OnLoop(_senderLoop, () => _sender.Start(_burst));
         if (_sender.UsesSegmentationOffload != Segmentation)
         {
             throw new InvalidOperationException($"Segmentation offload is {(_sender.UsesSegmentationOffload ? "on" : "off")} on this host; the benchmark asked for it {(Segmentation ? "on" : "off")}.");
@@ -67,8 +68,8 @@ public class UdpTransportBenchmarks
     [GlobalCleanup]
     public void Cleanup()
     {
-        LoopCall.Run(_senderLoop, _sender.Stop);
-        LoopCall.Run(_receiverLoop, _receiver.Stop);
+        OnLoop(_senderLoop, _sender.Stop);
+        OnLoop(_receiverLoop, _receiver.Stop);
         _senderLoop.Dispose();
         _receiverLoop.Dispose();
         _sink.Dispose();
@@ -82,6 +83,13 @@ public class UdpTransportBenchmarks
         _senderLoop.Post(_burst, FramesPerBurst, 0, null);
         _sink.WaitFor(_target);
     }
+
+    /// <summary>Runs <paramref name="action"/> on <paramref name="loop"/> and waits for it (setup and cleanup only).</summary>
+    private static void OnLoop(UdpEventLoop loop, Action action) => loop.InvokeAsync(() =>
+    {
+        action();
+        return true;
+    }).GetAwaiter().GetResult();
 
     /// <summary>Two consecutive free UDP ports on 127.0.0.1, from <see cref="BasePortFirst"/> up.</summary>
     private static int FreeBasePort()

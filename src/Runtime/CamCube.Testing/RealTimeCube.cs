@@ -78,12 +78,7 @@ public sealed class RealTimeCube : IDisposable
     }
 
     /// <summary>Runs <paramref name="function"/> on the cube's loop and returns its result.</summary>
-    public Task<T> InvokeAsync<T>(Func<T> function)
-    {
-        var call = new LoopCall<T>(function);
-        Loop.Post(call, 0, 0, null);
-        return call.Task;
-    }
+    public Task<T> InvokeAsync<T>(Func<T> function) => Loop.InvokeAsync(function);
 
     /// <summary>Stops every node and the loop.</summary>
     public void Dispose()
@@ -115,26 +110,5 @@ public sealed class RealTimeCube : IDisposable
         }
 
         return true;
-    }
-
-    private sealed class LoopCall<T>(Func<T> function) : ILoopWork
-    {
-        private readonly TaskCompletionSource<T> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
-
-        public Task<T> Task => _completion.Task;
-
-        public void Execute(int code, int argument, Packet? packet)
-        {
-            try
-            {
-                _completion.TrySetResult(function());
-            }
-#pragma warning disable CA1031 // The caller sees the exception through the task.
-            catch (Exception ex)
-#pragma warning restore CA1031
-            {
-                _completion.TrySetException(ex);
-            }
-        }
     }
 }

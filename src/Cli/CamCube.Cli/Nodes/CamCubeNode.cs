@@ -91,7 +91,7 @@ internal sealed class CamCubeNode : IAsyncDisposable
             node.Start();
 
             // Starting runs on the loop; a bind failure (port in use) surfaces here with its message.
-            var error = await LoopInvoker.InvokeAsync(loop, () => node.StartError).WaitAsync(cancellationToken).ConfigureAwait(false);
+            var error = await loop.InvokeAsync(() => node.StartError).WaitAsync(cancellationToken).ConfigureAwait(false);
             if (error is not null)
             {
                 throw new InvalidOperationException($"node {settings.Self}: {error.Message}", error);
@@ -158,12 +158,12 @@ internal sealed class CamCubeNode : IAsyncDisposable
             await _control.DisposeAsync().ConfigureAwait(false);
         }
 
-        await LoopInvoker.InvokeAsync(_loop, () =>
+        await _loop.InvokeAsync(() =>
         {
             Node.Stop();
             return true;
         }).ConfigureAwait(false);
-        await LoopInvoker.InvokeAsync(_loop, () => true).ConfigureAwait(false);
+        await _loop.InvokeAsync(() => true).ConfigureAwait(false);
         ((IDisposable)_loop).Dispose();
         _logger.LogInformation("Node {Self} stopped", Settings.Self);
     }

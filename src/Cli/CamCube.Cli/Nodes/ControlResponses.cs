@@ -5,6 +5,7 @@ using System.Text.Encodings.Web;
 using System.Text.Json;
 using CamCube.Services;
 using CamCube.Services.Diagnostics;
+using CamCube.Transport;
 
 namespace CamCube.Cli.Nodes;
 
@@ -51,7 +52,7 @@ internal static class ControlResponses
 
     private static async Task<string> StatusAsync(CamCubeNode node)
     {
-        var snapshot = await LoopInvoker.InvokeAsync(node.Loop, () =>
+        var snapshot = await node.Loop.InvokeAsync(() =>
         {
             var n = node.Node;
             var links = new List<string>();
@@ -123,7 +124,7 @@ internal static class ControlResponses
         var count = words.Length > 2 ? PositiveInt(words[2], "count") : 1;
         var timeout = TimeoutArgument(words, 3);
         // One series on the node's loop: each request leaves as the previous reply arrives.
-        var task = await LoopInvoker.InvokeAsync(node.Loop, () => node.Node.GetService<PingService>()!.PingSeriesAsync(target, count, timeout)).ConfigureAwait(false);
+        var task = await node.Loop.InvokeAsync(() => node.Node.GetService<PingService>()!.PingSeriesAsync(target, count, timeout)).ConfigureAwait(false);
         var replies = await task.WaitAsync(cancellationToken).ConfigureAwait(false);
 
         var answered = replies.Where(r => !r.Lost).ToArray();
@@ -156,7 +157,7 @@ internal static class ControlResponses
     private static async Task<string> PingAllAsync(CamCubeNode node, TimeSpan timeout, CancellationToken cancellationToken)
     {
         var shape = node.Settings.Shape;
-        var tasks = await LoopInvoker.InvokeAsync(node.Loop, () =>
+        var tasks = await node.Loop.InvokeAsync(() =>
         {
             var ping = node.Node.GetService<PingService>()!;
             var list = new List<Task<PingReply>>();
@@ -184,7 +185,7 @@ internal static class ControlResponses
     private static async Task<string> ProbeAsync(CamCubeNode node, string key, TimeSpan timeout)
     {
         var keyCoordinate = node.Node.KeySpace.KeyCoordinateOf(Key.FromString(key));
-        var task = await LoopInvoker.InvokeAsync(node.Loop, () => node.Node.GetService<KeyProbeService>()!.FindRootAsync(keyCoordinate, timeout)).ConfigureAwait(false);
+        var task = await node.Loop.InvokeAsync(() => node.Node.GetService<KeyProbeService>()!.FindRootAsync(keyCoordinate, timeout)).ConfigureAwait(false);
         var root = await task.ConfigureAwait(false);
         return Json(w =>
         {
@@ -232,7 +233,7 @@ internal static class ControlResponses
             throw new FormatException(ex.Message.Split('\n')[0]);
         }
 
-        await LoopInvoker.InvokeAsync(node.Loop, () => node.Faults.Faults = faults).ConfigureAwait(false);
+        await node.Loop.InvokeAsync(() => node.Faults.Faults = faults).ConfigureAwait(false);
         return Json(w =>
         {
             w.WriteNumber("drop", faults.DropProbability);
@@ -251,7 +252,7 @@ internal static class ControlResponses
             throw new FormatException($"'{linkText}' is not a link of this node (+x, -x, +y, -y, +z, -z that its shape has)");
         }
 
-        await LoopInvoker.InvokeAsync(node.Loop, () =>
+        await node.Loop.InvokeAsync(() =>
         {
             if (cut)
             {
