@@ -127,9 +127,9 @@ public class CacheStoreTests
     {
         var store = NewStore();
         store.Store(CacheOperation.Set, B("k"), 0, 0, B("root"), 0, s_self, out _);
-        store.PutCopy(B("k"), B("copy"), 0, 1, 0, new Coordinate(1, 1, 1));
+        store.PutCopy(B("k"), B("copy"), 0, 1, 0, new Coordinate(1, 1, 1), long.MaxValue);
         Assert.Equal("root", Encoding.ASCII.GetString(store.Get(B("k"))!.Value));
-        store.PutCopy(B("c"), B("copy"), 0, 1, 0, new Coordinate(1, 1, 1));
+        store.PutCopy(B("c"), B("copy"), 0, 1, 0, new Coordinate(1, 1, 1), long.MaxValue);
         Assert.True(store.Get(B("c"))!.IsCopy);
         Assert.Null(store.GetPrimary(B("c")));
     }

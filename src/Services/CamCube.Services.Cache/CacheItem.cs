@@ -29,8 +29,26 @@ internal sealed class CacheItem(byte[] key, byte[] value)
     /// <summary>Gets or sets the server that was the key's root when the item was stored here.</summary>
     public Coordinate Root { get; set; }
 
-    /// <summary>Gets or sets the servers the root knows hold copies (root items only; null until the first).</summary>
-    public List<Coordinate>? CopyHolders { get; set; }
+    /// <summary>Gets or sets the servers the root answered copies to, with their leases (root items only; null until the first).</summary>
+    public List<CopyHolder>? CopyHolders { get; set; }
+
+    /// <summary>Gets the end of the latest copy lease the root granted on this item, or <see cref="long.MinValue"/> if none.</summary>
+    public long LatestLeaseEnd
+    {
+        get
+        {
+            var end = long.MinValue;
+            if (CopyHolders is { } holders)
+            {
+                foreach (var holder in holders)
+                {
+                    end = Math.Max(end, holder.LeaseEnd);
+                }
+            }
+
+            return end;
+        }
+    }
 
     public CacheItem? Newer { get; set; }
 

@@ -3,13 +3,13 @@ using System.Buffers.Binary;
 namespace CamCube.Services.Cache;
 
 /// <summary>
-/// The layout of a cache packet's payload, version 1 (CacheWireFormat.md). Every field is
+/// The layout of a cache packet's payload, version 2 (CacheWireFormat.md). Every field is
 /// big-endian at a fixed offset; the key follows the fixed part and a chunk of the value follows
 /// the key, so a value larger than one packet travels as several fragments that each carry the key.
 /// </summary>
 internal static class CacheMessage
 {
-    public const byte Version = 1;
+    public const byte Version = 2;
     public const int VersionOffset = 0;
     public const int TypeOffset = 1;
     public const int StageOffset = 2;
@@ -26,7 +26,8 @@ internal static class CacheMessage
     public const int ValueLengthOffset = 46;
     public const int ChunkOffsetOffset = 50;
     public const int HopsOffset = 54;
-    public const int FixedBytes = 56;
+    public const int LeaseStartOffset = 56;
+    public const int FixedBytes = 64;
 
     /// <summary>Marks "no server" in a coordinate field.</summary>
     public const ushort NoServer = 0xFFFF;
@@ -51,6 +52,9 @@ internal static class CacheMessage
 
     public static ushort HopsOf(ReadOnlySpan<byte> p) => BinaryPrimitives.ReadUInt16BigEndian(p[HopsOffset..]);
 
+    /// <summary>Gets the secondary's clock reading when it sent its miss on to the primary: the start of the copy's lease, echoed by the root.</summary>
+    public static long LeaseStartOf(ReadOnlySpan<byte> p) => BinaryPrimitives.ReadInt64BigEndian(p[LeaseStartOffset..]);
+
     public static ReadOnlySpan<byte> KeyOf(ReadOnlySpan<byte> p) => p.Slice(FixedBytes, p[KeyLengthOffset]);
 
     public static ReadOnlySpan<byte> ChunkOf(ReadOnlySpan<byte> p) => p[(FixedBytes + p[KeyLengthOffset])..];
@@ -65,7 +69,7 @@ internal static class CacheMessage
     /// <summary>Checks the lengths of a received payload: the version, a known type, and a key and chunk inside the payload.</summary>
     public static bool IsWellFormed(ReadOnlySpan<byte> p)
     {
-        if (p.Length < FixedBytes || p[VersionOffset] != Version || p[TypeOffset] is 0 or > (byte)CacheMessageType.FlushAck)
+        if (p.Length < FixedBytes || p[VersionOffset] != Version || p[TypeOffset] is 0 or > (byte)CacheMessageType.InvalidateAck)
         {
             return false;
         }
@@ -101,6 +105,7 @@ internal static class CacheMessage
         SetItem(p, 0, 0, 0);
         SetValue(p, 0, 0);
         BinaryPrimitives.WriteUInt16BigEndian(p[HopsOffset..], 0);
+        SetLeaseStart(p, 0);
         key.CopyTo(p[FixedBytes..]);
     }
 
@@ -109,6 +114,8 @@ internal static class CacheMessage
     public static void SetType(Span<byte> p, CacheMessageType type) => p[TypeOffset] = (byte)type;
 
     public static void SetCode(Span<byte> p, byte code) => p[CodeOffset] = code;
+
+    public static void SetLeaseStart(Span<byte> p, long timestamp) => BinaryPrimitives.WriteInt64BigEndian(p[LeaseStartOffset..], timestamp);
 
     public static void SetHops(Span<byte> p, ushort hops) => BinaryPrimitives.WriteUInt16BigEndian(p[HopsOffset..], hops);
 

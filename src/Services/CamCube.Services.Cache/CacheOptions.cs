@@ -27,6 +27,35 @@ public sealed class CacheOptions
     /// <summary>Gets or sets the period of the sweep that times out requests and partial reassemblies. Default 100 ms.</summary>
     public TimeSpan SweepPeriod { get; set; } = TimeSpan.FromMilliseconds(100);
 
+    /// <summary>
+    /// Gets or sets how long a secondary's copy may answer reads, counted from when the secondary
+    /// asked the root for it. A write at the root waits for every holder of a live copy to
+    /// acknowledge its invalidation, or for the copy's lease to end, whichever comes first, so a
+    /// lost invalidation delays a write by at most this long and never leaves a stale copy behind.
+    /// Must be shorter than <see cref="RequestTimeout"/>. Default 2 seconds.
+    /// </summary>
+    public TimeSpan CopyLease { get; set; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>Gets or sets how long a requester waits for an answer before it sends the request again; the wait doubles per try up to <see cref="RetransmitIntervalMax"/>, and invalidations are repeated this often. Default 200 ms.</summary>
+    public TimeSpan RetransmitInterval { get; set; } = TimeSpan.FromMilliseconds(200);
+
+    /// <summary>Gets or sets the longest wait between two tries of one request. Default 800 ms.</summary>
+    public TimeSpan RetransmitIntervalMax { get; set; } = TimeSpan.FromMilliseconds(800);
+
+    /// <summary>
+    /// Gets or sets how many answered writes the root remembers (for twice <see cref="RequestTimeout"/>)
+    /// so that a write sent again is answered without being executed twice. When full, the oldest is
+    /// forgotten early. Default 65,536.
+    /// </summary>
+    public int RecentWritesMax { get; set; } = 65_536;
+
+    /// <summary>
+    /// Gets or sets how many keys a copy holder remembers as invalidated (for <see cref="CopyLease"/>)
+    /// so that a copy answered before the write and arriving after it is not kept. When full, every
+    /// copy asked for before that moment is refused instead. Default 65,536.
+    /// </summary>
+    public int InvalidatedKeysMax { get; set; } = 65_536;
+
     /// <summary>Checks the settings.</summary>
     /// <exception cref="ArgumentOutOfRangeException">A setting is out of range.</exception>
     public void Validate()
@@ -40,5 +69,11 @@ public sealed class CacheOptions
         ArgumentOutOfRangeException.ThrowIfLessThan(ReassemblyBytesMax, ItemSizeMaxBytes, nameof(ReassemblyBytesMax));
         ArgumentOutOfRangeException.ThrowIfNegative(CopyHoldersMax, nameof(CopyHoldersMax));
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(SweepPeriod, TimeSpan.Zero, nameof(SweepPeriod));
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(CopyLease, TimeSpan.Zero, nameof(CopyLease));
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual(CopyLease, RequestTimeout, nameof(CopyLease));
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(RetransmitInterval, TimeSpan.Zero, nameof(RetransmitInterval));
+        ArgumentOutOfRangeException.ThrowIfLessThan(RetransmitIntervalMax, RetransmitInterval, nameof(RetransmitIntervalMax));
+        ArgumentOutOfRangeException.ThrowIfLessThan(RecentWritesMax, 1, nameof(RecentWritesMax));
+        ArgumentOutOfRangeException.ThrowIfLessThan(InvalidatedKeysMax, 1, nameof(InvalidatedKeysMax));
     }
 }

@@ -27,8 +27,10 @@ public sealed partial class CacheService
                 next[0] = closest;
                 return 1;
             case RouteStage.Secondary:
-                // A miss at the secondary: on to the primary, remembering who will keep the copy.
+                // A miss at the secondary: on to the primary, remembering who will keep the copy and
+                // when it asked, which starts the copy's lease.
                 CacheMessage.SetSecondary(p, Node.Self);
+                CacheMessage.SetLeaseStart(p, Node.TimeProvider.GetTimestamp());
                 CacheMessage.SetStage(p, RouteStage.Primary);
                 next[0] = primary;
                 return 1;
@@ -86,13 +88,16 @@ public sealed partial class CacheService
         var isRead = request.Operation == CacheOperation.Get;
         var stage = isRead && Options.SecondaryReplicaCount > 0 ? RouteStage.Source : RouteStage.Primary;
         var tieBreak = (byte)Node.Random.Next(256);
-        if (isRead)
+        if (request.Retransmissions == 0)
         {
-            Statistics.CountGetCommand();
-        }
-        else if (request.Operation is >= CacheOperation.Set and <= CacheOperation.Cas)
-        {
-            Statistics.CountSetCommand();
+            if (isRead)
+            {
+                Statistics.CountGetCommand();
+            }
+            else if (request.Operation is >= CacheOperation.Set and <= CacheOperation.Cas)
+            {
+                Statistics.CountSetCommand();
+            }
         }
 
         var value = request.Value;

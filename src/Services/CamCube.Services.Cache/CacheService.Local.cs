@@ -68,7 +68,7 @@ public sealed partial class CacheService
         var store = Store;
         lock (store.Gate)
         {
-            if (!_everyServerReachable || HasCopyHolders(store, key))
+            if (!_everyServerReachable || !MayWriteLocally(store, key))
             {
                 return false;
             }
@@ -91,7 +91,7 @@ public sealed partial class CacheService
         var store = Store;
         lock (store.Gate)
         {
-            if (!_everyServerReachable || HasCopyHolders(store, key))
+            if (!_everyServerReachable || !MayWriteLocally(store, key))
             {
                 return false;
             }
@@ -113,5 +113,13 @@ public sealed partial class CacheService
     private bool IsLocalRoot(ReadOnlySpan<byte> key) =>
         _everyServerReachable && CacheKeys.IsValid(key) && _keySpace is { } keySpace && keySpace.KeyCoordinateOf(CacheKeys.MemId(key)).Home == _self;
 
-    private static bool HasCopyHolders(CacheStore store, ReadOnlySpan<byte> key) => store.GetPrimary(key)?.CopyHolders is { Count: > 0 };
+    /// <summary>
+    /// Whether a write may be answered at once here, under the store's lock: no copy of the key may be
+    /// alive elsewhere: no live lease, none orphaned, no write waiting for acknowledgements (CacheService.Copies).
+    /// </summary>
+    private bool MayWriteLocally(CacheStore store, ReadOnlySpan<byte> key)
+    {
+        var now = store.Now;
+        return _pendingWriteCount == 0 && store.OrphanedLeaseEnd <= now && !HasLiveHolders(store.GetPrimary(key), now);
+    }
 }

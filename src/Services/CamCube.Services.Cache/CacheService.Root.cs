@@ -22,6 +22,11 @@ public sealed partial class CacheService
         var operation = (CacheOperation)CacheMessage.CodeOf(p);
         var key = CacheMessage.KeyOf(p);
         var requester = CacheMessage.RequesterOf(p);
+        if (operation != CacheOperation.Get && TryAnswerRepeatedWrite(packet))
+        {
+            return;
+        }
+
         CacheItem? item;
         CacheStatus status;
         switch (operation)
@@ -36,7 +41,7 @@ public sealed partial class CacheService
 
                 // The answer travels back through the secondary that missed, which keeps a copy; the root records it.
                 var secondary = CacheMessage.SecondaryOf(p);
-                var fill = secondary is { } s && s != Node.Self && RecordCopyHolder(item, s);
+                var fill = secondary is { } s && s != Node.Self && RecordCopyHolder(item, s, Node.TimeProvider.GetTimestamp());
                 SendResponse(p, CacheStatus.Hit, item, fill ? secondary!.Value : requester, fill);
                 break;
             case >= CacheOperation.Set and <= CacheOperation.Cas:
@@ -100,39 +105,6 @@ public sealed partial class CacheService
         return true;
     }
 
-    /// <summary>A write at the root invalidates every recorded copy (camcubeos 5.1), then the requester hears the outcome.</summary>
-    private void AfterWrite(CacheStatus status, CacheItem? item, ReadOnlySpan<byte> request, Coordinate requester, CacheItem? withValue)
-    {
-        if (item?.CopyHolders is { } holders && status is not (CacheStatus.NotStored or CacheStatus.Exists or CacheStatus.NotFound))
-        {
-            foreach (var holder in holders)
-            {
-                SendInvalidate(request, holder);
-            }
-
-            holders.Clear();
-        }
-
-        SendResponse(request, status, status == CacheStatus.Hit ? withValue : null, requester, fill: false);
-    }
-
-    private bool RecordCopyHolder(CacheItem item, Coordinate holder)
-    {
-        var holders = item.CopyHolders ??= [];
-        if (holders.Contains(holder))
-        {
-            return true;
-        }
-
-        if (holders.Count >= Options.CopyHoldersMax)
-        {
-            return false;
-        }
-
-        holders.Add(holder);
-        return true;
-    }
-
     /// <summary>Answers the request in <paramref name="request"/>, in as many packets as the item's value needs; reads the item under the store's lock.</summary>
     private void SendResponse(ReadOnlySpan<byte> request, CacheStatus status, CacheItem? item, Coordinate to, bool fill)
     {
@@ -193,15 +165,11 @@ public sealed partial class CacheService
                 OnResponse(packet);
                 return;
             case CacheMessageType.Invalidate:
-                lock (Store.Gate)
-                {
-                    if (Store.Get(CacheMessage.KeyOf(p)) is { IsCopy: true })
-                    {
-                        Store.Remove(CacheMessage.KeyOf(p));
-                    }
-                }
-
-                break;
+                OnInvalidate(packet);
+                return;
+            case CacheMessageType.InvalidateAck:
+                OnInvalidateAck(packet);
+                return;
             case CacheMessageType.Flush:
                 Store.FlushAll(CacheMessage.ExpirationOf(p));
                 var ack = Node.CreatePacket();
@@ -233,9 +201,10 @@ public sealed partial class CacheService
         var requester = CacheMessage.RequesterOf(p);
         if (CacheMessage.SecondaryOf(p) == Node.Self)
         {
-            if (status == CacheStatus.Hit && _assembler!.Add(p, Node.TimeProvider.GetTimestamp()) is { } value)
+            var now = Node.TimeProvider.GetTimestamp();
+            if (status == CacheStatus.Hit && MayKeepCopy(p, now, out var leaseEnd) && _assembler!.Add(p, now) is { } value)
             {
-                Store.PutCopy(CacheMessage.KeyOf(p), value, CacheMessage.FlagsOf(p), CacheMessage.CasOf(p), CacheMessage.ExpirationOf(p), packet.Source);
+                Store.PutCopy(CacheMessage.KeyOf(p), value, CacheMessage.FlagsOf(p), CacheMessage.CasOf(p), CacheMessage.ExpirationOf(p), packet.Source, leaseEnd);
             }
 
             if (requester != Node.Self)

@@ -53,6 +53,10 @@ public sealed partial class CacheService : RoutedServiceBase
         _keySpace = node.KeySpace;
         UpdateLocalPath(_store);
         _assembler = new FragmentAssembler(Options.ReassemblyBytesMax);
+        InitializeCopies();
+
+        // A restarted node must not reuse the request ids of its previous life, which roots remember.
+        _nextRequestId = (uint)node.TimeProvider.GetTimestamp();
         _doorbell = node.CreateTimer(DrainInbox, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
         _sweep = node.CreateTimer(Sweep, Options.SweepPeriod, Options.SweepPeriod);
     }
@@ -158,7 +162,9 @@ public sealed partial class CacheService : RoutedServiceBase
     private void Start(PendingRequest pending)
     {
         pending.RequestId = ++_nextRequestId;
-        pending.Deadline = Node.TimeProvider.GetTimestamp() + (long)(Options.RequestTimeout.TotalSeconds * Node.TimeProvider.TimestampFrequency);
+        var now = Node.TimeProvider.GetTimestamp();
+        pending.Deadline = now + (long)(Options.RequestTimeout.TotalSeconds * Node.TimeProvider.TimestampFrequency);
+        pending.RetransmitAt = now + RetransmitTicks(0);
         _pending.Add(pending.RequestId, pending);
         if (pending.Operation != 0)
         {
@@ -199,6 +205,15 @@ public sealed partial class CacheService : RoutedServiceBase
             {
                 _timedOut.Add(id);
             }
+            else if (pending.Operation != 0 && pending.RetransmitAt <= now)
+            {
+                // No answer yet: the request or its answer may have been lost. Send it again with the
+                // same id; the root executes a write once and answers a repeat from memory.
+                pending.ForgetPartialResponse();
+                pending.RetransmitAt = now + RetransmitTicks(++pending.Retransmissions);
+                Statistics.CountRetransmission();
+                SendRequest(pending);
+            }
         }
 
         foreach (var id in _timedOut)
@@ -207,6 +222,9 @@ public sealed partial class CacheService : RoutedServiceBase
         }
 
         _timedOut.Clear();
+        AnswerSettledWrites(now);
+        _recentWrites!.Expire(now);
+        _invalidated!.Expire(now);
         _assembler!.Sweep(now - (long)(Options.RequestTimeout.TotalSeconds * Node.TimeProvider.TimestampFrequency));
         lock (Store.Gate)
         {

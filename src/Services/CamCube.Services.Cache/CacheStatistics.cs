@@ -13,6 +13,7 @@ public sealed class CacheStatistics
     private long _currentItems;
     private long _bytes;
     private long _evictions;
+    private long _retransmissions;
 
     /// <summary>Gets the reads this node's front-end asked for that found their item.</summary>
     public long GetHits => Volatile.Read(ref _getHits);
@@ -43,6 +44,11 @@ public sealed class CacheStatistics
 
     /// <summary>Gets the items evicted to stay under the memory limit.</summary>
     public long Evictions => Volatile.Read(ref _evictions);
+
+    /// <summary>Gets the requests this node sent again because no answer came in time.</summary>
+    public long Retransmissions => Volatile.Read(ref _retransmissions);
+
+    internal void CountRetransmission() => Interlocked.Increment(ref _retransmissions);
 
     internal void CountGet(bool hit) => Interlocked.Increment(ref hit ? ref _getHits : ref _getMisses);
 

@@ -42,7 +42,7 @@ internal sealed partial class CacheStore
             if (value.Length > ItemSizeMaxBytes)
             {
                 // memcached drops the old item when a too-large set replaces it.
-                Remove(key);
+                RemoveOrphaning(key);
                 return CacheStatus.TooLarge;
             }
 
@@ -151,7 +151,8 @@ internal sealed partial class CacheStore
     }
 
     /// <summary>Stores or refreshes a secondary's copy of an item the root answered with (camcubeos 5.1: the response populates the replica).</summary>
-    public void PutCopy(ReadOnlySpan<byte> key, byte[] value, uint flags, ulong cas, int remainingSeconds, Coordinate root)
+    /// <remarks>The copy dies at <paramref name="leaseEnd"/> (this node's clock) or when the item would, whichever is first.</remarks>
+    public void PutCopy(ReadOnlySpan<byte> key, byte[] value, uint flags, ulong cas, int remainingSeconds, Coordinate root, long leaseEnd)
     {
         lock (Gate)
         {
@@ -163,7 +164,7 @@ internal sealed partial class CacheStore
             Put(new CacheItem(key.ToArray(), value)
             {
                 Flags = flags,
-                ExpiresAt = ExpiryOf(remainingSeconds),
+                ExpiresAt = Math.Min(ExpiryOf(remainingSeconds), leaseEnd),
                 Cas = cas,
                 IsCopy = true,
                 Root = root,

@@ -25,6 +25,14 @@ internal sealed partial class CacheStore
         _byBytes = _items.GetAlternateLookup<ReadOnlySpan<byte>>();
     }
 
+    /// <summary>
+    /// Gets the end of the latest copy lease on a root item that left the store without its copies
+    /// being invalidated (evicted, expired, flushed, refused as too large), or <see cref="long.MinValue"/>:
+    /// until then a copy of some key may be alive that the root no longer knows of, so the root's
+    /// writes wait for it (camcubeos 5.1 invalidates copies; a lease bounds what it cannot reach).
+    /// </summary>
+    public long OrphanedLeaseEnd { get; private set; } = long.MinValue;
+
     /// <summary>Gets the lock that guards the items; hold it to read an item a method returned.</summary>
     public Lock Gate { get; } = new();
 
@@ -52,6 +60,7 @@ internal sealed partial class CacheStore
 
             if (IsDead(item, Now))
             {
+                NoteOrphaned(item);
                 Unlink(item);
                 _items.Remove(item.Key);
                 return null;
@@ -70,7 +79,7 @@ internal sealed partial class CacheStore
         {
             if (item.SizeBytes > MemoryLimitBytes)
             {
-                Remove(item.Key);
+                RemoveOrphaning(item.Key);
                 return false;
             }
 
@@ -80,6 +89,7 @@ internal sealed partial class CacheStore
             LinkNewest(item);
             while (UsedBytes > MemoryLimitBytes && _oldest is { } victim && victim != item)
             {
+                NoteOrphaned(victim);
                 Unlink(victim);
                 _items.Remove(victim.Key);
                 Evictions++;
@@ -112,6 +122,21 @@ internal sealed partial class CacheStore
         }
     }
 
+    /// <summary>Removes the item of <paramref name="key"/> as <see cref="Remove"/> does, noting its copies' leases as orphaned.</summary>
+    public CacheItem? RemoveOrphaning(ReadOnlySpan<byte> key)
+    {
+        lock (Gate)
+        {
+            var item = Remove(key);
+            if (item is not null)
+            {
+                NoteOrphaned(item);
+            }
+
+            return item;
+        }
+    }
+
     /// <summary>Removes every item <paramref name="predicate"/> picks; returns how many.</summary>
     public int RemoveWhere(Func<CacheItem, bool> predicate)
     {
@@ -123,6 +148,7 @@ internal sealed partial class CacheStore
                 var next = item.Newer;
                 if (predicate(item))
                 {
+                    NoteOrphaned(item);
                     Unlink(item);
                     _items.Remove(item.Key);
                     removed++;
@@ -142,6 +168,11 @@ internal sealed partial class CacheStore
         {
             if (delaySeconds <= 0)
             {
+                for (var item = _oldest; item is not null; item = item.Newer)
+                {
+                    NoteOrphaned(item);
+                }
+
                 _items.Clear();
                 _newest = null;
                 _oldest = null;
@@ -175,6 +206,14 @@ internal sealed partial class CacheStore
 
         var left = item.ExpiresAt - Now;
         return left <= 0 ? -1 : (int)Math.Min(int.MaxValue, (left + _clock.TimestampFrequency - 1) / _clock.TimestampFrequency);
+    }
+
+    private void NoteOrphaned(CacheItem item)
+    {
+        if (!item.IsCopy && item.CopyHolders is { Count: > 0 })
+        {
+            OrphanedLeaseEnd = Math.Max(OrphanedLeaseEnd, item.LatestLeaseEnd);
+        }
     }
 
     private bool IsDead(CacheItem item, long now) =>

@@ -43,9 +43,14 @@ internal sealed class FragmentAssembler(long bytesMax)
             BytesHeld += total;
         }
 
+        if (total != partial.Buffer.Length || !partial.Fragments.TryAdd(offset, chunk.Length, total))
+        {
+            // A duplicate, or a fragment of another value under the same id: counted once, never mixed in.
+            return null;
+        }
+
         chunk.CopyTo(partial.Buffer.AsSpan(offset));
-        partial.Received += chunk.Length;
-        if (partial.Received < partial.Buffer.Length)
+        if (partial.Fragments.ReceivedBytes < partial.Buffer.Length)
         {
             return null;
         }
@@ -86,6 +91,6 @@ internal sealed class FragmentAssembler(long bytesMax)
 
         public long StartedAt { get; } = startedAt;
 
-        public int Received { get; set; }
+        public FragmentTracker Fragments { get; } = new();
     }
 }

@@ -10,7 +10,8 @@ namespace CamCube.Services.Cache;
 /// </summary>
 internal abstract class PendingRequest
 {
-    private int _responseReceived;
+    private readonly FragmentTracker _fragments = new();
+    private bool _responseStarted;
 
     /// <summary>Gets the operation; 0 for flush_all.</summary>
     public CacheOperation Operation { get; protected set; }
@@ -31,6 +32,12 @@ internal abstract class PendingRequest
     public int FlushDelaySeconds { get; protected set; }
 
     public uint RequestId { get; set; }
+
+    /// <summary>Gets or sets when the request is next sent again if no answer came, a timestamp of the node's clock.</summary>
+    public long RetransmitAt { get; set; }
+
+    /// <summary>Gets or sets how many times the request was sent again.</summary>
+    public int Retransmissions { get; set; }
 
     /// <summary>Gets or sets when the request times out, a timestamp of the node's clock.</summary>
     public long Deadline { get; set; }
@@ -54,28 +61,36 @@ internal abstract class PendingRequest
     protected int ResponseLength { get; private set; }
 
     /// <summary>
-    /// Takes one fragment of the answer's value (fragments may come in any order); returns true once
-    /// every byte of it arrived. The caller checks that <paramref name="total"/> is within the item size
-    /// limit; a fragment whose total differs from the first one's is ignored.
+    /// Takes one fragment of the answer's value (fragments may come in any order, and twice); returns
+    /// true once every byte of it arrived. The caller checks that <paramref name="total"/> is within the
+    /// item size limit. A fragment of another version of the item (its total or CAS unique differs from
+    /// the first one's: the answer to an earlier try) is ignored, so values are never mixed.
     /// </summary>
     public bool AddResponseChunk(int total, int offset, ReadOnlySpan<byte> chunk, uint flags, ulong cas, int hops)
     {
-        if (_responseReceived == 0)
+        if (!_responseStarted)
         {
+            _responseStarted = true;
             ResponseLength = total;
             ResponseFlags = flags;
             ResponseCas = cas;
             Hops = hops;
         }
 
-        if (total != ResponseLength)
+        if (total != ResponseLength || cas != ResponseCas || !_fragments.TryAdd(offset, chunk.Length, total))
         {
             return false;
         }
 
         chunk.CopyTo(ResponseBuffer(total)[offset..]);
-        _responseReceived += chunk.Length;
-        return _responseReceived >= total;
+        return _fragments.ReceivedBytes >= total;
+    }
+
+    /// <summary>Forgets the fragments of an answer still incomplete, before the request is sent again.</summary>
+    public void ForgetPartialResponse()
+    {
+        _responseStarted = false;
+        _fragments.Reset();
     }
 
     /// <summary>Records the outcome and tells the issuer; called once per use, on any thread.</summary>
@@ -88,7 +103,9 @@ internal abstract class PendingRequest
     /// <summary>Clears the answer of an earlier use.</summary>
     protected void ResetResponse()
     {
-        _responseReceived = 0;
+        ForgetPartialResponse();
+        RetransmitAt = 0;
+        Retransmissions = 0;
         ResponseLength = 0;
         ResponseFlags = 0;
         ResponseCas = 0;

@@ -32,6 +32,13 @@ public sealed record SimulatedCubeOptions
     /// </summary>
     public bool ShareRoutingComputations { get; init; } = true;
 
+    /// <summary>
+    /// Gets the random faults (loss, duplication, delay, reordering) every node's transport applies to
+    /// the frames it receives, through a <see cref="Faults.FaultInjectingTransport"/> with a random
+    /// stream of the run's seed; <see cref="Faults.FaultOptions.None"/> (the default) adds no decorator.
+    /// </summary>
+    public Faults.FaultOptions Faults { get; init; } = Simulation.Faults.FaultOptions.None;
+
     /// <summary>Gets where the nodes log; nowhere if null.</summary>
     public ILoggerFactory? LoggerFactory { get; init; }
 

@@ -1,0 +1,66 @@
+namespace CamCube.Services.Cache;
+
+/// <summary>
+/// Which fragments of one multi-packet value have arrived, so that a fragment that comes twice (a
+/// duplicated packet, or a request sent again) is counted once. Every fragment but the last carries
+/// a full chunk of the same length c at an offset that is a multiple of c; the last is the one that
+/// ends at the value's length. Reusable: <see cref="Reset"/> keeps the bitmap's memory.
+/// </summary>
+internal sealed class FragmentTracker
+{
+    private ulong[] _seen = [];
+    private int _chunkBytes;
+    private bool _lastSeen;
+
+    /// <summary>Gets the bytes of distinct fragments taken so far.</summary>
+    public int ReceivedBytes { get; private set; }
+
+    /// <summary>Forgets every fragment, for the next value.</summary>
+    public void Reset()
+    {
+        Array.Clear(_seen);
+        _chunkBytes = 0;
+        _lastSeen = false;
+        ReceivedBytes = 0;
+    }
+
+    /// <summary>Takes the fragment at <paramref name="offset"/>; false if it was taken already or does not fit the fragments seen so far.</summary>
+    public bool TryAdd(int offset, int length, int total)
+    {
+        if (offset + length == total)
+        {
+            if (_lastSeen)
+            {
+                return false;
+            }
+
+            _lastSeen = true;
+            ReceivedBytes += length;
+            return true;
+        }
+
+        if (length == 0 || (_chunkBytes != 0 && length != _chunkBytes) || offset % length != 0)
+        {
+            return false;
+        }
+
+        _chunkBytes = length;
+        var index = offset / length;
+        var words = (((total + length - 1) / length) + 63) / 64;
+        if (_seen.Length < words)
+        {
+            Array.Resize(ref _seen, words);
+        }
+
+        ref var word = ref _seen[index >> 6];
+        var bit = 1UL << (index & 63);
+        if ((word & bit) != 0)
+        {
+            return false;
+        }
+
+        word |= bit;
+        ReceivedBytes += length;
+        return true;
+    }
+}
