@@ -16,8 +16,10 @@ public class RealClientTests(FrontEndCubeFixture cube) : IClassFixture<FrontEndC
     {
         var tool = ToolFactAttribute.Locate("memccapable", "memcapable")!;
         var (exitCode, output) = await RunAsync(tool, $"-a -v -t 10 -h 127.0.0.1 -p {cube.First.LocalEndPoint.Port.ToString(CultureInfo.InvariantCulture)}");
+        // memcapable marks each test [pass], [skip] or [FAIL]; its ASCII suite has 27.
         Assert.True(exitCode == 0, output);
         Assert.DoesNotContain("[FAIL]", output, StringComparison.Ordinal);
+        Assert.True(Regex.Count(output, @"^ascii .*\[pass\]$", RegexOptions.Multiline | RegexOptions.CultureInvariant) == 27, output);
     }
 
     [ToolFact("memcslap", "memslap")]
