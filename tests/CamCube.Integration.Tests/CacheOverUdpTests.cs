@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Text.RegularExpressions;
 
 namespace CamCube.Integration.Tests;
 
@@ -28,24 +29,56 @@ public sealed class CacheOverUdpTests(CubeFixture cube)
     }
 
     [Fact]
-    public void MemcachedsOwnTestSuitePassesAgainstAFrontEnd()
+    public void MemcachedsOwnTestSuitePassesEveryAsciiTestWhenRunAgainstAFrontEnd()
     {
         var tool = new[] { "/usr/bin/memccapable", "/usr/bin/memcapable" }.FirstOrDefault(File.Exists);
         Assert.True(tool is not null, "memccapable is missing: install Debian's libmemcached-tools (.ci/run does)");
         var (exit, output) = RunTool(tool!, "-a", "-h", "127.0.0.1", "-p", cube.MemcachedPort(new Coordinate(1, 1, 1)).ToString(CultureInfo.InvariantCulture));
+
+        // memcapable marks each test [pass], [skip] or [FAIL]; its ASCII suite has 27.
         Assert.True(exit == 0, output);
+        Assert.DoesNotContain("[FAIL]", output, StringComparison.Ordinal);
+        Assert.True(Regex.Count(output, @"^ascii .*\[pass\]$", RegexOptions.Multiline | RegexOptions.CultureInvariant) == 27, output);
         Assert.Contains("All tests passed", output, StringComparison.Ordinal);
-        Assert.DoesNotContain("[fail]", output, StringComparison.Ordinal);
     }
 
     [Fact]
-    public void MemcslapRunsABoundedLoadAgainstAFrontEnd()
+    public void MemcslapStoresEachOfItsSetsWhenFourThreadsLoadAFrontEnd()
     {
-        var tool = new[] { "/usr/bin/memcslap", "/usr/bin/memslap" }.FirstOrDefault(File.Exists);
-        Assert.True(tool is not null, "memcslap is missing: install Debian's libmemcached-tools (.ci/run does)");
-        var (exit, output) = RunTool(tool!, "--servers=127.0.0.1:" + cube.MemcachedPort(new Coordinate(2, 2, 2)).ToString(CultureInfo.InvariantCulture), "--concurrency=4", "--execute-number=250");
+        var frontEnd = new Coordinate(2, 2, 2);
+        using var client = new MemcachedTextClient(cube.MemcachedPort(frontEnd));
+        var before = client.Stats();
+        var itemsBefore = CubeItems();
+
+        var (exit, output) = RunMemcslap(frontEnd, "set");
+
+        // memcslap exits 0 whatever the replies, and counts only the sets that were STORED (a
+        // thread stops at its first failure): each of its 4 threads sets the same 250 keys.
         Assert.True(exit == 0, output);
-        Assert.Contains("Time to set", output, StringComparison.Ordinal);
+        Assert.True(KeysDone(output, "set", byThreads: true) == 1_000, output);
+        Assert.Equal(1_000, client.Stats()["cmd_set"] - before["cmd_set"]);
+
+        // Each key is stored once, at its root: the cube holds 250 more items (each node's
+        // curr_items is refreshed every 100 ms).
+        var added = 0L;
+        Assert.True(cube.WaitFor(() => (added = CubeItems() - itemsBefore) == 250, TimeSpan.FromSeconds(10)), $"The cube holds {added} more items, not 250.");
+    }
+
+    [Fact]
+    public void MemcslapFindsEveryKeyItLoadedWhenItsThreadsReadThemBackThroughAFrontEnd()
+    {
+        var frontEnd = new Coordinate(2, 2, 2);
+        using var client = new MemcachedTextClient(cube.MemcachedPort(frontEnd));
+        var before = client.Stats();
+
+        var (exit, output) = RunMemcslap(frontEnd, "get");
+
+        // It loads 250 keys, then each of 4 threads gets 250 of them at random; it counts the hits only.
+        Assert.True(exit == 0, output);
+        Assert.True(KeysDone(output, "set", byThreads: false) == 250, output);
+        Assert.True(KeysDone(output, "get", byThreads: true) == 1_000, output);
+        var after = client.Stats();
+        Assert.Equal((250, 1_000, 1_000, 0), (after["cmd_set"] - before["cmd_set"], after["cmd_get"] - before["cmd_get"], after["get_hits"] - before["get_hits"], after["get_misses"] - before["get_misses"]));
     }
 
     [Fact]
@@ -77,6 +110,33 @@ public sealed class CacheOverUdpTests(CubeFixture cube)
 
         Assert.Equal(0, Camcube.Run(cube.StateDirectory, "cube", "start", "2,0,1").Exit);
         Assert.True(cube.WaitFor(() => survivors.All(n => cube.Ask(n, "status").GetProperty("reachable").GetInt32() == 27), TimeSpan.FromSeconds(30)));
+    }
+
+    /// <summary>Reads how many keys memcslap says it set or got: its load line (<c>Time to set 250 keys:</c>) or its threads' line (<c>Time to get 1000 keys by 4 threads:</c>); -1 if absent.</summary>
+    private static long KeysDone(string output, string test, bool byThreads)
+    {
+        var match = Regex.Match(output, $@"Time to {test}\s+(\d+) keys{(byThreads ? " by" : ":")}", RegexOptions.CultureInvariant);
+        return match.Success ? long.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture) : -1;
+    }
+
+    /// <summary>Sums every node's <c>curr_items</c>: the items in the cube's stores.</summary>
+    private long CubeItems()
+    {
+        long items = 0;
+        for (long i = 0; i < CubeFixture.Shape.ServerCount; i++)
+        {
+            using var client = new MemcachedTextClient(cube.MemcachedPort(CubeFixture.Shape.CoordinateAt(i)));
+            items += client.Stats()["curr_items"];
+        }
+
+        return items;
+    }
+
+    private (int Exit, string Output) RunMemcslap(Coordinate frontEnd, string test)
+    {
+        var tool = new[] { "/usr/bin/memcslap", "/usr/bin/memslap" }.FirstOrDefault(File.Exists);
+        Assert.True(tool is not null, "memcslap is missing: install Debian's libmemcached-tools (.ci/run does)");
+        return RunTool(tool!, "--servers=127.0.0.1:" + cube.MemcachedPort(frontEnd).ToString(CultureInfo.InvariantCulture), "--concurrency=4", "--execute-number=250", "--test=" + test);
     }
 
     private static (int Exit, string Output) RunTool(string path, params string[] args)

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Net.Sockets;
 using System.Text;
 
@@ -36,6 +37,21 @@ internal sealed class MemcachedTextClient : IDisposable
         var data = _reader.ReadLine()!;
         Assert.Equal("END", _reader.ReadLine());
         return (first, data);
+    }
+
+    /// <summary>Sends <c>stats</c> and returns the front-end's numeric counters by name.</summary>
+    public Dictionary<string, long> Stats()
+    {
+        var stats = new Dictionary<string, long>(StringComparer.Ordinal);
+        for (var line = Command("stats"); line != "END"; line = _reader.ReadLine() ?? throw new IOException("the front-end closed the connection"))
+        {
+            if (line.Split(' ') is ["STAT", var name, var value] && long.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var number))
+            {
+                stats[name] = number;
+            }
+        }
+
+        return stats;
     }
 
     public void Dispose()

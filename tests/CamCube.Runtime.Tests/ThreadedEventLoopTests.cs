@@ -6,6 +6,8 @@ namespace CamCube.Runtime.Tests;
 
 public sealed class ThreadedEventLoopTests
 {
+    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(10);
+
     [Theory]
     [InlineData(0)]
     [InlineData(200)]
@@ -23,7 +25,7 @@ public sealed class ThreadedEventLoopTests
         posters.ForEach(p => p.Start());
         posters.ForEach(p => p.Join());
 
-        Assert.True(work.Done.Wait(TimeSpan.FromSeconds(10)));
+        Assert.True(work.Done.Wait(s_timeout));
         Assert.False(work.RanOffLoop);
         for (var t = 0; t < 4; t++)
         {
@@ -32,29 +34,62 @@ public sealed class ThreadedEventLoopTests
     }
 
     [Fact]
-    public void ASpinningLoopStillRunsWorkPostedAfterItWentToSleep()
+    public void WorkPostedRunsWhenTheLoopHasGoneToSleepAfterItsSpin()
     {
         using var loop = new ThreadedEventLoop("loop test", idleSpin: TimeSpan.FromMicroseconds(50));
         var work = new RecordingWork(loop, expected: 1);
 
-        // Long after the 50 µs spin has ended, the loop sleeps; the post must wake it.
-        using var timer = new ManualResetEventSlim();
-        Assert.False(timer.Wait(TimeSpan.FromMilliseconds(20)));
+        // The 50 µs spin over, the loop waits on its monitor (a spin never shows as a wait): the post must wake it.
+        Assert.True(SpinWait.SpinUntil(() => IsAsleep(loop), s_timeout), "The loop goes to sleep once its idle spin has run out.");
         loop.Post(work, 0, 7, null);
 
-        Assert.True(work.Done.Wait(TimeSpan.FromSeconds(10)));
+        Assert.True(work.Done.Wait(s_timeout));
         Assert.Equal([7], work.Arguments(0));
     }
 
     [Fact]
-    public void DisposingASpinningLoopStopsItsThreadAndReleasesQueuedPackets()
+    public void TheLoopThreadHasEndedWhenDisposeOfASpinningLoopReturns()
+    {
+        var loop = new ThreadedEventLoop("loop test", idleSpin: TimeSpan.FromMilliseconds(500));
+        Assert.True(loop.LoopThread.IsAlive);
+
+        loop.Dispose();
+
+        Assert.False(loop.LoopThread.IsAlive);
+        Assert.Equal(ThreadState.Stopped, loop.LoopThread.ThreadState & ThreadState.Stopped);
+    }
+
+    [Fact]
+    public void WorkQueuedBehindIsDroppedAndItsPacketReleasedWhenAWorkItemDisposesTheLoop()
+    {
+        var pool = new PacketPool(64);
+        var loop = new ThreadedEventLoop("loop test", idleSpin: TimeSpan.FromMilliseconds(500));
+        using var queued = new ManualResetEventSlim();
+        var behind = new RecordingWork(loop, expected: 1);
+
+        // The first item holds the loop until the second is queued behind it, then disposes the loop from its own thread.
+        loop.Post(new DisposingWork(loop, queued), 0, 0, null);
+        loop.Post(behind, 0, 1, pool.Rent());
+        queued.Set();
+
+        Assert.True(loop.LoopThread.Join(s_timeout), "The loop's thread ends after the item that disposed it.");
+        Assert.Empty(behind.Arguments(0));
+        Assert.Equal(1, pool.CreatedCount);
+        Assert.Equal(1, pool.FreeCount);
+    }
+
+    [Fact]
+    public void APacketIsReleasedAndNothingRunsWhenWorkIsPostedToADisposedLoop()
     {
         var pool = new PacketPool(64);
         var loop = new ThreadedEventLoop("loop test", idleSpin: TimeSpan.FromMilliseconds(500));
         loop.Dispose();
-        var packet = pool.Rent();
-        loop.Post(new RecordingWork(loop, expected: 1), 0, 0, packet);
+        var work = new RecordingWork(loop, expected: 1);
+
+        loop.Post(work, 0, 0, pool.Rent());
+
         Assert.Equal(1, pool.FreeCount);
+        Assert.Empty(work.Arguments(0));
     }
 
     [Theory]
@@ -64,6 +99,18 @@ public sealed class ThreadedEventLoopTests
     {
         var ex = Assert.Throws<ArgumentOutOfRangeException>(() => new ThreadedEventLoop("loop test", idleSpin: TimeSpan.FromMicroseconds(microseconds)));
         Assert.Contains("idle spin", ex.Message, StringComparison.Ordinal);
+    }
+
+    /// <summary>Gets whether the loop's thread is blocked in a wait (on its monitor: nothing else in the loop waits).</summary>
+    private static bool IsAsleep(ThreadedEventLoop loop) => (loop.LoopThread.ThreadState & ThreadState.WaitSleepJoin) != 0;
+
+    private sealed class DisposingWork(ThreadedEventLoop loop, ManualResetEventSlim queued) : ILoopWork
+    {
+        public void Execute(int code, int argument, Packet? packet)
+        {
+            Assert.True(queued.Wait(s_timeout));
+            loop.Dispose();
+        }
     }
 
     private sealed class RecordingWork(ThreadedEventLoop loop, int expected) : ILoopWork

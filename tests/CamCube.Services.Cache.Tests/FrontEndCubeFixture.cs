@@ -21,6 +21,22 @@ public sealed class FrontEndCubeFixture : IAsyncLifetime
         Second = await StartFrontEndAsync(new Coordinate(2, 2, 2));
     }
 
+    /// <summary>Counts the items in every node's store (roots' items and copies), on the cube's loop.</summary>
+    public Task<long> StoredItemsAsync() => _cube!.InvokeAsync(() =>
+    {
+        long count = 0;
+        for (long i = 0; i < _cube.Shape.ServerCount; i++)
+        {
+            var store = _cube[_cube.Shape.CoordinateAt(i)].GetService<CacheService>()!.Store;
+            lock (store.Gate)
+            {
+                count += store.Count;
+            }
+        }
+
+        return count;
+    });
+
     public async Task DisposeAsync()
     {
         await First.DisposeAsync();

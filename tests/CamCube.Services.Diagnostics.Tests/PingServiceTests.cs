@@ -8,68 +8,98 @@ public class PingServiceTests
     [InlineData(1, 0, 0, 1)]
     [InlineData(2, 2, 2, 6)]
     [InlineData(3, 1, 0, 2)]
-    public async Task PingReportsHopCountsBothWaysAndARoundTripTime(int x, int y, int z, int distance)
+    public async Task ReportsHopCountsBothWaysAndTheExactRoundTripTimeWhenTheReplyComesBack(int x, int y, int z, int distance)
     {
         var cube = InMemoryCube.Start(new TorusShape(4, 4, 4), n => n.Register(new PingService()));
         var ping = cube[new Coordinate(0, 0, 0)].GetService<PingService>()!.PingAsync(new Coordinate(x, y, z), TimeSpan.FromSeconds(1));
-        cube.RunUntil(() => ping.IsCompleted, TimeSpan.FromSeconds(2));
+
+        // In-memory links take no virtual time: the round trip is exactly the time the test lets pass before it runs the cube.
+        cube.Clock.Advance(TimeSpan.FromMilliseconds(7));
+        Assert.True(cube.RunUntil(() => ping.IsCompleted, TimeSpan.FromSeconds(2)), "The ping neither came back nor timed out.");
+
         var reply = await ping;
-        Assert.False(reply.Lost);
-        Assert.Equal(distance, reply.OutboundHops);
-        Assert.Equal(distance, reply.ReturnHops);
-        Assert.True(reply.RoundTripTime >= TimeSpan.Zero);
+        Assert.Equal(new PingReply(new Coordinate(x, y, z), Lost: false, TimeSpan.FromMilliseconds(7), distance, distance), reply);
     }
 
     [Fact]
-    public async Task PingToADeadServerIsLostAfterTheTimeout()
+    public async Task PingToADeadServerIsLostWhenItsTimeoutHasPassed()
     {
         var cube = InMemoryCube.Start(new TorusShape(3, 3, 3), n => n.Register(new PingService()));
         cube.Kill(new Coordinate(1, 1, 1));
         var start = cube.Clock.Elapsed;
         var ping = cube[new Coordinate(0, 0, 0)].GetService<PingService>()!.PingAsync(new Coordinate(1, 1, 1), TimeSpan.FromMilliseconds(200));
-        Assert.True(cube.RunUntil(() => ping.IsCompleted, TimeSpan.FromSeconds(2)));
-        Assert.True((await ping).Lost);
-        Assert.InRange(cube.Clock.Elapsed - start, TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(300));
+
+        Assert.True(cube.RunUntil(() => ping.IsCompleted, TimeSpan.FromSeconds(2)), "The ping did not time out.");
+
+        Assert.Equal(new PingReply(new Coordinate(1, 1, 1), Lost: true, TimeSpan.Zero, 0, 0), await ping);
+        Assert.Equal(TimeSpan.FromMilliseconds(200), cube.Clock.Elapsed - start);
     }
 
     [Fact]
-    public async Task PingToItselfTakesNoHop()
+    public async Task PingToItselfTakesNoHopWhenItsTargetIsItsOwnServer()
     {
         var cube = InMemoryCube.Start(new TorusShape(3, 3, 3), n => n.Register(new PingService()));
         var ping = cube[new Coordinate(2, 2, 2)].GetService<PingService>()!.PingAsync(new Coordinate(2, 2, 2), TimeSpan.FromSeconds(1));
-        cube.RunUntil(() => ping.IsCompleted, TimeSpan.FromSeconds(1));
-        var reply = await ping;
-        Assert.False(reply.Lost);
-        Assert.Equal(0, reply.OutboundHops);
-        Assert.Equal(0, reply.ReturnHops);
+
+        Assert.True(cube.RunUntil(() => ping.IsCompleted, TimeSpan.FromSeconds(2)), "The ping neither came back nor timed out.");
+
+        Assert.Equal(new PingReply(new Coordinate(2, 2, 2), Lost: false, TimeSpan.Zero, 0, 0), await ping);
     }
 
     [Fact]
-    public async Task ASeriesSendsEachPingAfterThePreviousReplyAndReturnsEveryReplyInOrder()
+    public async Task ASeriesReturnsEveryReplyWithItsHopCountsWhenTheTargetRunsThePingService()
     {
         var cube = InMemoryCube.Start(new TorusShape(4, 4, 4), n => n.Register(new PingService()));
         var service = cube[new Coordinate(0, 0, 0)].GetService<PingService>()!;
         var series = service.PingSeriesAsync(new Coordinate(0, 2, 0), 5, TimeSpan.FromSeconds(1));
-        Assert.True(cube.RunUntil(() => series.IsCompleted, TimeSpan.FromSeconds(2)));
 
-        var replies = await series;
-        Assert.Equal(5, replies.Length);
-        Assert.All(replies, r => Assert.False(r.Lost));
-        Assert.All(replies, r => Assert.Equal((2, 2), (r.OutboundHops, r.ReturnHops)));
+        Assert.True(cube.RunUntil(() => series.IsCompleted, TimeSpan.FromSeconds(2)), "The series did not finish.");
+
+        Assert.Equal(Enumerable.Repeat(new PingReply(new Coordinate(0, 2, 0), Lost: false, TimeSpan.Zero, 2, 2), 5), await series);
         Assert.Equal(0, service.LateReplies);
     }
 
     [Fact]
-    public async Task ASeriesToADeadServerReportsEachPingLostAfterItsOwnTimeout()
+    public async Task ASeriesSendsEachPingAfterThePreviousReplyOrTimeoutAndReturnsTheRepliesInOrderWhenTheyTakeDifferentTimes()
+    {
+        // The target answers its requests after 5, 1, (never), 3 and 2 ms of virtual time.
+        var target = new Coordinate(0, 2, 0);
+        var responder = new DelayedPingResponder(TimeSpan.FromMilliseconds(5), TimeSpan.FromMilliseconds(1), null, TimeSpan.FromMilliseconds(3), TimeSpan.FromMilliseconds(2));
+        var cube = InMemoryCube.Start(new TorusShape(4, 4, 4), n => n.Register(n.Self == target ? responder : new PingService()));
+        var service = cube[new Coordinate(0, 0, 0)].GetService<PingService>()!;
+        var start = cube.Clock.GetUtcNow();
+        var series = service.PingSeriesAsync(target, 5, TimeSpan.FromMilliseconds(100));
+
+        Assert.True(cube.RunUntil(() => series.IsCompleted, TimeSpan.FromSeconds(2)), "The series did not finish.");
+
+        // (The responder does not count the hop that brought it the request: one outbound hop of two.)
+        Assert.Equal(
+            [
+                new PingReply(target, Lost: false, TimeSpan.FromMilliseconds(5), 1, 2),
+                new PingReply(target, Lost: false, TimeSpan.FromMilliseconds(1), 1, 2),
+                new PingReply(target, Lost: true, TimeSpan.Zero, 0, 0),
+                new PingReply(target, Lost: false, TimeSpan.FromMilliseconds(3), 1, 2),
+                new PingReply(target, Lost: false, TimeSpan.FromMilliseconds(2), 1, 2),
+            ],
+            await series);
+
+        // One ping at a time: each request left when the previous reply came, or its 100 ms ran out.
+        Assert.Equal([0, 5, 6, 106, 109], responder.Arrivals.Select(a => (a - start).TotalMilliseconds));
+        Assert.Equal(0, service.LateReplies);
+    }
+
+    [Fact]
+    public async Task ASeriesReportsEachPingLostAfterItsOwnTimeoutWhenTheTargetIsDead()
     {
         var cube = InMemoryCube.Start(new TorusShape(3, 3, 3), n => n.Register(new PingService()));
         cube.Kill(new Coordinate(1, 1, 1));
         var start = cube.Clock.Elapsed;
         var series = cube[new Coordinate(0, 0, 0)].GetService<PingService>()!.PingSeriesAsync(new Coordinate(1, 1, 1), 3, TimeSpan.FromMilliseconds(200));
-        Assert.True(cube.RunUntil(() => series.IsCompleted, TimeSpan.FromSeconds(2)));
 
-        Assert.All(await series, r => Assert.True(r.Lost));
-        Assert.InRange(cube.Clock.Elapsed - start, TimeSpan.FromMilliseconds(600), TimeSpan.FromMilliseconds(700));
+        Assert.True(cube.RunUntil(() => series.IsCompleted, TimeSpan.FromSeconds(2)), "The series did not finish.");
+
+        Assert.Equal(Enumerable.Repeat(new PingReply(new Coordinate(1, 1, 1), Lost: true, TimeSpan.Zero, 0, 0), 3), await series);
+        Assert.Equal(TimeSpan.FromMilliseconds(600), cube.Clock.Elapsed - start);
     }
 
     [Fact]

@@ -64,10 +64,6 @@ internal sealed class RecordingSink : ITransportSink
         }
     }
 
-    public long LastFrameTimestamp { get; private set; }
-
-    public long FirstFrameTimestamp { get; private set; }
-
     public int RoomCount(LinkDirection link)
     {
         lock (_gate)
@@ -96,15 +92,8 @@ internal sealed class RecordingSink : ITransportSink
             frame.Release();
         }
 
-        var now = TimeProvider.System.GetTimestamp();
         lock (_gate)
         {
-            if (_frames.Count == 0)
-            {
-                FirstFrameTimestamp = now;
-            }
-
-            LastFrameTimestamp = now;
             _frames.Add(new ReceivedFrame(link, bytes));
             Monitor.PulseAll(_gate);
         }

@@ -152,7 +152,8 @@ internal sealed class TestNode : IDisposable
     public static TestNode Start(TorusShape shape, Coordinate self, UdpTransportOptions options, PacketPool? pool = null, TestLoop loop = TestLoop.Udp) =>
         Start(shape, self, options, pool, loop == TestLoop.Udp ? new UdpEventLoop($"loop {self}") : new ThreadedEventLoop($"loop {self}"));
 
-    private static TestNode Start(TorusShape shape, Coordinate self, UdpTransportOptions options, PacketPool? pool, IEventLoop loop)
+    /// <summary>Starts a node on <paramref name="loop"/> (a loop on a manual clock, say), which it disposes with itself.</summary>
+    public static TestNode Start(TorusShape shape, Coordinate self, UdpTransportOptions options, PacketPool? pool, IEventLoop loop)
     {
         pool ??= new PacketPool(2048);
         var sink = new RecordingSink();

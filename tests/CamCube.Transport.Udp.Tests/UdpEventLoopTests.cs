@@ -130,19 +130,26 @@ public sealed class UdpEventLoopTests : IDisposable
     }
 
     [Fact]
-    public async Task ChangedTimerFiresAtItsNewTimeOnly()
+    public async Task ChangedTimerFiresOnceAtItsNewTimeWhenChangedBeforeItsFirstDueTime()
     {
-        var fired = 0;
+        var clock = Node.Loop.TimeProvider;
+        var firedAt = new List<long>();
         var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        LoopAction.Run(Node.Loop, () =>
+        var changedAt = LoopAction.Run(Node.Loop, () =>
         {
-            var timer = Node.Loop.TimeProvider.CreateTimer(_ => fired++, null, TimeSpan.FromMilliseconds(5), Timeout.InfiniteTimeSpan);
+            var timer = clock.CreateTimer(_ => firedAt.Add(clock.GetTimestamp()), null, TimeSpan.FromMilliseconds(5), Timeout.InfiniteTimeSpan);
+            var changedAt = clock.GetTimestamp();
             Assert.True(timer.Change(TimeSpan.FromMilliseconds(20), Timeout.InfiniteTimeSpan));
-            _ = Node.Loop.TimeProvider.CreateTimer(_ => done.TrySetResult(), null, TimeSpan.FromMilliseconds(60), Timeout.InfiniteTimeSpan);
+            _ = clock.CreateTimer(_ => done.TrySetResult(), null, TimeSpan.FromMilliseconds(60), Timeout.InfiniteTimeSpan);
+            return changedAt;
         });
 
         await done.Task.WaitAsync(s_timeout);
-        Assert.Equal(1, LoopAction.Run(Node.Loop, () => fired));
+
+        // Once, not at 5 ms (its old time), and before the timer due at 60 ms: the loop's own clock says when.
+        var at = Assert.Single(LoopAction.Run(Node.Loop, firedAt.ToArray));
+        var after = clock.GetElapsedTime(changedAt, at);
+        Assert.True(after >= TimeSpan.FromMilliseconds(20), $"The changed timer fired {after.TotalMilliseconds} ms after the change, before its new time of 20 ms.");
     }
 
     [Fact]

@@ -10,6 +10,7 @@ public sealed partial class UdpEventLoop
     private bool _sentSinceWait;
     private long _spins;
     private long _spinsAnswered;
+    private long _spinsAnsweredByDatagram;
 
     /// <summary>
     /// Gets or sets how long the loop watches its socket and queue, after a turn in which its
@@ -41,6 +42,9 @@ public sealed partial class UdpEventLoop
     /// <summary>Gets how many of those spins ended with a datagram or posted work (not blocked).</summary>
     public long SpinsAnswered => Interlocked.Read(ref _spinsAnswered);
 
+    /// <summary>Gets how many of those spins ended with a datagram waiting on the socket (the rest of <see cref="SpinsAnswered"/> ended with posted work).</summary>
+    internal long SpinsAnsweredByDatagram => Interlocked.Read(ref _spinsAnsweredByDatagram);
+
     /// <summary>Tells the loop that its transport sent a datagram in this turn (on the loop thread), so it may spin before it blocks.</summary>
     internal void NoteSent() => _sentSinceWait = true;
 
@@ -68,6 +72,11 @@ public sealed partial class UdpEventLoop
             if (datagramWaiting || HasQueuedWork())
             {
                 Interlocked.Increment(ref _spinsAnswered);
+                if (datagramWaiting)
+                {
+                    Interlocked.Increment(ref _spinsAnsweredByDatagram);
+                }
+
                 return true;
             }
 

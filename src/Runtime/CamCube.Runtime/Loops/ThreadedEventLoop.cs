@@ -53,6 +53,9 @@ public sealed class ThreadedEventLoop : IEventLoop, IDisposable
     /// <summary>Gets whether the calling thread is the loop's thread.</summary>
     public bool IsOnLoopThread => Environment.CurrentManagedThreadId == _thread.ManagedThreadId;
 
+    /// <summary>Gets the loop's thread, so that tests can see it sleep and end.</summary>
+    internal Thread LoopThread => _thread;
+
     /// <inheritdoc/>
     public void Post(ILoopWork target, int code, int argument, Packet? packet)
     {
