@@ -227,7 +227,7 @@ internal static class ControlResponses
 
             if (parts[0] == "delay-ms" && value > Cube.CubeCommand.FaultDelayMillisecondsMax)
             {
-                throw new FormatException(string.Create(CultureInfo.InvariantCulture, $"delay-ms {value} is more than {Cube.CubeCommand.FaultDelayMillisecondsMax} milliseconds"));
+                throw new FormatException(string.Create(CultureInfo.InvariantCulture, $"delay-ms {parts[1]} is more than {Cube.CubeCommand.FaultDelayMillisecondsMax} milliseconds"));
             }
 
             faults = parts[0] switch

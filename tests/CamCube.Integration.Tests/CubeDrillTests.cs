@@ -1,0 +1,105 @@
+namespace CamCube.Integration.Tests;
+
+/// <summary>`cube faults`, `cube cut`, `cube restore` and `cube kill` on a running cube of node processes.</summary>
+[Collection(LifecycleCubes.Name)]
+public sealed class CubeDrillTests(DrillCubeFixture fixture) : IClassFixture<DrillCubeFixture>
+{
+    private static readonly TimeSpan s_patience = TimeSpan.FromSeconds(30);
+    private static readonly Coordinate[] s_nodes = [new(0, 0, 0), new(1, 0, 0), new(2, 0, 0)];
+
+    private LifecycleCube Cube => fixture.Cube;
+
+    private int LinksUp(Coordinate node) => Cube.Node(node).GetProperty("linksUp").GetInt32();
+
+    private bool AllLinksUp() => s_nodes.All(n => LinksUp(n) == 2);
+
+    [Fact]
+    public void CutAndRestoreTakeALinkWithoutDoubleDashAndTheNodeSeesItGoAndComeBack()
+    {
+        var node = new Coordinate(0, 0, 0);
+        Assert.True(Wait.Until(AllLinksUp, s_patience));
+
+        var (exit, output, error) = Cube.Run("cube", "cut", "0,0,0", "-x");
+        Assert.True(exit == 0, error);
+        Assert.Equal("cut link -x of node (0,0,0)\n", output.ReplaceLineEndings("\n"));
+        Assert.True(Wait.Until(() => LinksUp(node) == 1, s_patience));
+        Assert.Equal(["+x"], Cube.Node(node).GetProperty("links").EnumerateArray().Select(l => l.GetString()));
+
+        (exit, output, error) = Cube.Run("cube", "restore", "0,0,0", "-x");
+        Assert.True(exit == 0, error);
+        Assert.Equal("restored link -x of node (0,0,0)\n", output.ReplaceLineEndings("\n"));
+        Assert.True(Wait.Until(() => LinksUp(node) == 2, s_patience));
+    }
+
+    [Fact]
+    public void CutAllCutsTheLinkOfEveryNodeAndRestoreAllRepairsThem()
+    {
+        Assert.True(Wait.Until(AllLinksUp, s_patience));
+        var (exit, output, error) = Cube.Run("cube", "cut", "all", "+x");
+        Assert.True(exit == 0, error);
+        Assert.Equal("cut link +x of 3 nodes\n", output.ReplaceLineEndings("\n"));
+
+        // Every cable is cut at one end: no link stays up anywhere.
+        Assert.True(Wait.Until(() => s_nodes.All(n => LinksUp(n) == 0), s_patience));
+
+        (exit, output, error) = Cube.Run("cube", "restore", "all", "+x");
+        Assert.True(exit == 0, error);
+        Assert.Equal("restored link +x of 3 nodes\n", output.ReplaceLineEndings("\n"));
+        Assert.True(Wait.Until(AllLinksUp, s_patience));
+    }
+
+    [Fact]
+    public void FaultsDropFramesWhileSetAndStopWhenCleared()
+    {
+        var node = new Coordinate(1, 0, 0);
+        long Dropped() => Cube.Node(node).GetProperty("faults").GetProperty("dropped").GetInt64();
+        var (exit, output, error) = Cube.Run("cube", "faults", "1,0,0", "--drop", "1");
+        Assert.True(exit == 0, error);
+        Assert.Equal("faults set on node (1,0,0): drop=1\n", output.ReplaceLineEndings("\n"));
+
+        // Heartbeats keep flowing, and every one this node sends or receives is dropped.
+        var before = Dropped();
+        Assert.True(Wait.Until(() => Dropped() > before + 10, s_patience));
+        Assert.True(Wait.Until(() => LinksUp(node) == 0, s_patience));
+
+        (exit, output, error) = Cube.Run("cube", "faults", "all");
+        Assert.True(exit == 0, error);
+        Assert.Equal("faults set on 3 nodes: none\n", output.ReplaceLineEndings("\n"));
+        Assert.True(Wait.Until(AllLinksUp, s_patience));
+        var cleared = Dropped();
+        Assert.Equal(2, LinksUp(node));
+        Assert.Equal(0, Cube.Node(node, "pingall 2000").GetProperty("lost").GetArrayLength());
+        Assert.Equal(cleared, Dropped());
+    }
+
+    [Fact]
+    public void NodeRefusesAFaultDelayBeyondTheMaximumWhenAskedDirectly()
+    {
+        var answer = Cube.Node(new Coordinate(0, 0, 0), "faults delay-ms=1e15");
+        Assert.Equal("delay-ms 1e15 is more than 60000 milliseconds", answer.GetProperty("error").GetString());
+        Assert.True(Cube.Node(new Coordinate(0, 0, 0)).GetProperty("running").GetBoolean());
+    }
+
+    [Fact]
+    public void KillingAKilledNodeFailsAndSaysSo()
+    {
+        var (exit, output, error) = Cube.Run("cube", "kill", "2,0,0");
+        Assert.True(exit == 0, error);
+        Assert.Equal("killed node (2,0,0)\n", output.ReplaceLineEndings("\n"));
+        try
+        {
+            (exit, output, error) = Cube.Run("cube", "kill", "2,0,0");
+            Assert.Equal(1, exit);
+            Assert.Equal("", output);
+            Assert.Equal("camcube cube kill: node 2,0,0 is not running (killed already, or it stopped); 'camcube cube start 2,0,0' starts it\n", error.ReplaceLineEndings("\n"));
+        }
+        finally
+        {
+            (exit, _, error) = Cube.Run("cube", "start", "2,0,0");
+            Assert.True(exit == 0, error);
+        }
+
+        Assert.True(Wait.Until(AllLinksUp, s_patience));
+        Assert.Equal(Cube.NodePids()[2], Cube.Node(new Coordinate(2, 0, 0)).GetProperty("pid").GetInt32());
+    }
+}
