@@ -9,6 +9,18 @@ public sealed class CubeCommandTests
     private static (int Exit, string Out, string Error) Cube(string stateDirectory, params string[] args) =>
         CliRunner.Run("", ["cube", .. args, "--state-dir", stateDirectory]);
 
+    /// <summary>
+    /// `cube up` of one in-process node whose UDP port is taken: a command that gets past the state
+    /// directory's checks fails at once (and stops) rather than running a cube.
+    /// </summary>
+    private static (int Exit, string Out, string Error) UpOnATakenPort(string stateDirectory, string shape = "1x1x1")
+    {
+        using var squatter = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Dgram, System.Net.Sockets.ProtocolType.Udp);
+        squatter.Bind(new System.Net.IPEndPoint(System.Net.IPAddress.Loopback, 0));
+        var port = ((System.Net.IPEndPoint)squatter.LocalEndPoint!).Port.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        return Cube(stateDirectory, "up", "--shape", shape, "--in-process", "--no-memcached", "--base-port", port);
+    }
+
     private static void AssertOneLine(string error)
     {
         Assert.Single(error.TrimEnd('\n').Split('\n'));
@@ -36,7 +48,7 @@ public sealed class CubeCommandTests
         var key = Path.Combine(state.Path, "cluster.key");
         File.WriteAllText(key, "planted");
         File.SetUnixFileMode(state.Path, (UnixFileMode)0b111_111_111);
-        var (exit, _, error) = Cube(state.Path, "up", "--shape", "1x1x1", "--in-process", "--no-memcached");
+        var (exit, _, error) = UpOnATakenPort(state.Path);
         Assert.Equal(1, exit);
         Assert.Equal($"camcube cube up: the state directory '{state.Path}' can be written by other users (mode 0777): they could replace the cluster key or a control socket; 'chmod go-w {state.Path}' or choose another.\n", error.ReplaceLineEndings("\n"));
         Assert.Equal("planted", File.ReadAllText(key));
@@ -55,7 +67,7 @@ public sealed class CubeCommandTests
             Chown(directory, 65_534);
         }
 
-        var (exit, _, error) = Cube(directory, "up", "--shape", "1x1x1", "--in-process", "--no-memcached");
+        var (exit, _, error) = UpOnATakenPort(directory);
         Assert.Equal(1, exit);
         Assert.StartsWith($"camcube cube up: the state directory '{directory}' belongs to user id {(root ? 65_534 : 0)}, not to you (user id {UnixFileOwner.EffectiveUserId})", error, StringComparison.Ordinal);
         AssertOneLine(error);
@@ -68,7 +80,7 @@ public sealed class CubeCommandTests
         using var temporary = new TemporaryDirectory();
         var file = Path.Combine(temporary.Path, "state");
         File.WriteAllText(file, "");
-        var (exit, _, error) = Cube(file, "up", "--shape", "1x1x1", "--in-process", "--no-memcached");
+        var (exit, _, error) = UpOnATakenPort(file);
         Assert.Equal(1, exit);
         Assert.StartsWith($"camcube cube up: the state directory '{file}' is a file, not a directory", error, StringComparison.Ordinal);
         AssertOneLine(error);
@@ -77,7 +89,7 @@ public sealed class CubeCommandTests
     [Fact]
     public void UpRefusesAStateDirectoryUnderProcInOneLine()
     {
-        var (exit, _, error) = Cube("/proc/camcube-state", "up", "--shape", "1x1x1", "--in-process", "--no-memcached");
+        var (exit, _, error) = UpOnATakenPort("/proc/camcube-state");
         Assert.Equal(1, exit);
         Assert.StartsWith("camcube cube up: cannot create the state directory '/proc/camcube-state': ", error, StringComparison.Ordinal);
         AssertOneLine(error);
@@ -88,7 +100,7 @@ public sealed class CubeCommandTests
     {
         using var temporary = new TemporaryDirectory();
         var directory = Path.Combine(temporary.Path, new string('d', 100));
-        var (exit, _, error) = Cube(directory, "up", "--shape", "3x3x3", "--in-process", "--no-memcached");
+        var (exit, _, error) = UpOnATakenPort(directory, "3x3x3");
         Assert.Equal(1, exit);
         Assert.StartsWith($"camcube cube up: the state directory '{directory}' is too long: its control socket '{directory}/nodes/node-2-2-2.sock' would be ", error, StringComparison.Ordinal);
         Assert.Contains("a Unix socket path is at most 107", error, StringComparison.Ordinal);

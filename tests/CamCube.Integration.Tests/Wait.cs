@@ -32,4 +32,29 @@ internal static class Wait
             return false;
         }
     }
+
+    /// <summary>The running processes whose command line mentions <paramref name="text"/> (a state directory, say).</summary>
+    public static int[] ProcessesMentioning(string text)
+    {
+        var pids = new List<int>();
+        foreach (var directory in Directory.GetDirectories("/proc"))
+        {
+            if (int.TryParse(Path.GetFileName(directory), out var pid) && pid != Environment.ProcessId && IsAlive(pid))
+            {
+                try
+                {
+                    if (File.ReadAllText(Path.Combine(directory, "cmdline")).Contains(text, StringComparison.Ordinal))
+                    {
+                        pids.Add(pid);
+                    }
+                }
+                catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+                {
+                    // It ended meanwhile.
+                }
+            }
+        }
+
+        return [.. pids];
+    }
 }
