@@ -102,4 +102,64 @@ public sealed class CubeDrillTests(DrillCubeFixture fixture) : IClassFixture<Dri
         Assert.True(Wait.Until(AllLinksUp, s_patience));
         Assert.Equal(Cube.NodePids()[2], Cube.Node(new Coordinate(2, 0, 0)).GetProperty("pid").GetInt32());
     }
+
+    [Fact]
+    public async Task PingingStopsWhenTheAskerHangsUp()
+    {
+        var node = new Coordinate(0, 0, 0);
+        Assert.True(Wait.Until(AllLinksUp, s_patience));
+        long Sent() => Cube.Node(node).GetProperty("framesSent").GetInt64();
+        var before = Sent();
+        using (var asker = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.Unix, System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Unspecified))
+        {
+            await asker.ConnectAsync(new System.Net.Sockets.UnixDomainSocketEndPoint(Cube.Layout.NodeSocket(node)));
+            await asker.SendAsync("ping 2,0,0 1000000 2000\n"u8.ToArray());
+
+            // A million pings take minutes; the first thousand show they are under way.
+            Assert.True(Wait.Until(() => Sent() > before + 1_000, s_patience));
+        }
+
+        // Hung up (as Ctrl-C on 'camcube ping' does): soon only heartbeats leave (20 a second on
+        // two links), where pings left thousands a second. Measured over windows of at least 40 ms.
+        var (last, lastAt) = (Sent(), TimeProvider.System.GetTimestamp());
+        Assert.True(Wait.Until(
+            () =>
+            {
+                var elapsed = TimeProvider.System.GetElapsedTime(lastAt);
+                if (elapsed < TimeSpan.FromMilliseconds(40))
+                {
+                    return false;
+                }
+
+                var now = Sent();
+                var quiet = (now - last) / elapsed.TotalSeconds < 200;
+                (last, lastAt) = (now, TimeProvider.System.GetTimestamp());
+                return quiet;
+            },
+            s_patience));
+    }
+
+    [Fact]
+    public void StartOfANodeThatCannotReadTheKeyFailsAndSaysWhy()
+    {
+        Assert.Equal(0, Cube.Run("cube", "kill", "1,0,0").Exit);
+        var key = File.ReadAllBytes(Cube.Layout.KeyFile);
+        File.Delete(Cube.Layout.KeyFile);
+        try
+        {
+            var (exit, output, error) = Cube.Run("cube", "start", "1,0,0");
+            Assert.Equal(1, exit);
+            Assert.Equal("", output);
+            Assert.Equal($"camcube cube start: node (1,0,0) exited while starting: camcube: --key-file: '{Cube.Layout.KeyFile}' does not exist.", error.ReplaceLineEndings("\n").Split(" Provide a cluster key")[0]);
+            Assert.Single(error.TrimEnd('\n').Split('\n'));
+        }
+        finally
+        {
+            File.WriteAllBytes(Cube.Layout.KeyFile, key);
+        }
+
+        var (started, _, startError) = Cube.Run("cube", "start", "1,0,0");
+        Assert.True(started == 0, startError);
+        Assert.True(Wait.Until(AllLinksUp, s_patience));
+    }
 }

@@ -174,7 +174,7 @@ internal sealed partial class CubeSupervisor : IAsyncDisposable
         }
     }
 
-    /// <summary>Why a node did not start, from its log: its one 'camcube node:' line, else its last line.</summary>
+    /// <summary>Why a node did not start, from its log: its one 'camcube node:' (or usage error) line, else its last line.</summary>
     internal static string NodeLogReason(string path)
     {
         if (!File.Exists(path))
@@ -190,7 +190,7 @@ internal sealed partial class CubeSupervisor : IAsyncDisposable
             return "(empty log)";
         }
 
-        var reason = Array.FindLast(lines, l => l.StartsWith("camcube node:", StringComparison.Ordinal)) ?? lines[^1];
+        var reason = Array.FindLast(lines, l => l.StartsWith("camcube node:", StringComparison.Ordinal) || l.StartsWith("camcube: ", StringComparison.Ordinal)) ?? lines[^1];
         return reason.Length <= ReasonCharsMax ? reason : reason[..ReasonCharsMax] + " ...";
     }
 
