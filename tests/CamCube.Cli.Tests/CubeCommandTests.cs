@@ -114,9 +114,14 @@ public sealed class CubeCommandTests
         var saved = (Environment.GetEnvironmentVariable(CubeLayout.StateDirectoryVariable), Environment.GetEnvironmentVariable("XDG_RUNTIME_DIR"));
         try
         {
+            using var runtime = new TemporaryDirectory();
             Environment.SetEnvironmentVariable(CubeLayout.StateDirectoryVariable, null);
-            Environment.SetEnvironmentVariable("XDG_RUNTIME_DIR", "/run/user/4242");
-            Assert.Equal("/run/user/4242/camcube", CubeLayout.DefaultDirectory());
+            Environment.SetEnvironmentVariable("XDG_RUNTIME_DIR", runtime.Path);
+            Assert.Equal(Path.Combine(runtime.Path, "camcube"), CubeLayout.DefaultDirectory());
+
+            // A runtime directory that does not exist (a 'su' session's) is no place to start.
+            Environment.SetEnvironmentVariable("XDG_RUNTIME_DIR", Path.Combine(runtime.Path, "gone"));
+            Assert.Equal(Path.Combine(Path.GetTempPath(), "camcube-" + Environment.UserName), CubeLayout.DefaultDirectory());
             Environment.SetEnvironmentVariable("XDG_RUNTIME_DIR", null);
             Assert.Equal(Path.Combine(Path.GetTempPath(), "camcube-" + Environment.UserName), CubeLayout.DefaultDirectory());
             Environment.SetEnvironmentVariable(CubeLayout.StateDirectoryVariable, "/srv/cube");

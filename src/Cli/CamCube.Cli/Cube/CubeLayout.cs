@@ -31,7 +31,7 @@ internal sealed class CubeLayout(string directory)
 
     public static CubeLayout Default(string? stateDirectory = null) => new(stateDirectory ?? DefaultDirectory());
 
-    /// <summary>The state directory when none is given: CAMCUBE_STATE_DIR, else $XDG_RUNTIME_DIR/camcube, else camcube-&lt;user&gt; in the temporary folder.</summary>
+    /// <summary>The state directory when none is given: CAMCUBE_STATE_DIR, else $XDG_RUNTIME_DIR/camcube (when that directory exists), else camcube-&lt;user&gt; in the temporary folder.</summary>
     public static string DefaultDirectory()
     {
         if (Environment.GetEnvironmentVariable(StateDirectoryVariable) is { Length: > 0 } configured)
@@ -40,7 +40,7 @@ internal sealed class CubeLayout(string directory)
         }
 
         // A per-user directory that only the user can enter (systemd's /run/user/<uid>): no one else can pre-create ours.
-        return Environment.GetEnvironmentVariable("XDG_RUNTIME_DIR") is { Length: > 0 } runtime && Path.IsPathFullyQualified(runtime)
+        return Environment.GetEnvironmentVariable("XDG_RUNTIME_DIR") is { Length: > 0 } runtime && Path.IsPathFullyQualified(runtime) && System.IO.Directory.Exists(runtime)
             ? Path.Combine(runtime, "camcube")
             : Path.Combine(Path.GetTempPath(), "camcube-" + Environment.UserName);
     }
