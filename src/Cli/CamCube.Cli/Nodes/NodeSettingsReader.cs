@@ -80,7 +80,7 @@ internal static class NodeSettingsReader
         }
 
         var controlSocket = configuration["control-socket"];
-        if (controlSocket is not null && System.Text.Encoding.UTF8.GetByteCount(Path.GetFullPath(controlSocket)) > Cube.CubeLayout.SocketPathBytesMax)
+        if (controlSocket is not null && System.Text.Encoding.UTF8.GetByteCount(controlSocket) > Cube.CubeLayout.SocketPathBytesMax)
         {
             throw new UsageException($"--control-socket: '{controlSocket}' is longer than a Unix socket path may be ({Cube.CubeLayout.SocketPathBytesMax} bytes); choose a shorter path.");
         }
