@@ -103,7 +103,7 @@ public class ComposeCommandTests
             var keyFile = Path.Combine(directory.FullName, "cube", "secrets", "cluster.key");
             var key = File.ReadAllText(keyFile);
             Assert.Matches("^[0-9a-f]{64}\n$", key);
-            Assert.NotNull(ClusterKey.FromFile(keyFile));
+            Assert.Equal(key.TrimEnd('\n'), ClusterKey.FromFile(keyFile).ToHexString());
             if (!OperatingSystem.IsWindows())
             {
                 Assert.Equal(UnixFileMode.UserRead | UnixFileMode.UserWrite, File.GetUnixFileMode(keyFile));

@@ -123,4 +123,51 @@ public class KeyCommandTests
         Assert.Equal("", output);
         Assert.Contains("is not a torus shape", error, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void ReplicasBeyondTheMaximumAreAUsageErrorWhenTheShapeIsHuge()
+    {
+        var (exit, output, error) = CliRunner.Run("", "key", "x", "--shape", "65536x65536x65536", "--replicas", "2147483647");
+        Assert.Equal(2, exit);
+        Assert.Equal("", output);
+        Assert.StartsWith("camcube: option --replicas: '2147483647' is not a whole number from 1 to 100000.", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void MostReplicasOfAHugeShapeAreListedWithoutRunningOutOfMemory()
+    {
+        var (exit, output, error) = CliRunner.Run("", "key", "x", "--shape", "65536x65536x65536", "--replicas", "100000", "--json");
+        Assert.True(exit == 0, error);
+        using var doc = JsonDocument.Parse(output);
+        Assert.Equal(100_000, doc.RootElement.GetProperty("servers").GetArrayLength());
+    }
+
+    [Fact]
+    public void KeyThatIsNotUtf8IsHashedFromItsRawBytesWhenGivenEscaped()
+    {
+        // "caf" and the Latin-1 byte 0xE9, as Program.Main recovers it from the command line.
+        var raw = new byte[] { 0x63, 0x61, 0x66, 0xE9 };
+        var (exit, output, error) = CliRunner.Run("", "key", RawArguments.Decode(raw), "--json");
+        Assert.True(exit == 0, error);
+        using var doc = JsonDocument.Parse(output);
+        Assert.Equal(Key.Hash(raw).ToString(), doc.RootElement.GetProperty("id").GetString());
+        Assert.NotEqual(Key.FromString("caf\uFFFD").ToString(), doc.RootElement.GetProperty("id").GetString());
+        Assert.Equal("caf\uFFFD", doc.RootElement.GetProperty("key").GetString());
+    }
+
+    [Fact]
+    public void KeyThatIsNotUtf8IsHashedFromItsRawBytesWhenRunAsAProcess()
+    {
+        var dll = Path.Combine(AppContext.BaseDirectory, "camcube.dll");
+        var start = new System.Diagnostics.ProcessStartInfo("/bin/sh") { RedirectStandardOutput = true, UseShellExecute = false };
+        start.ArgumentList.Add("-c");
+        start.ArgumentList.Add("exec dotnet \"$0\" key \"$(printf 'caf\\351')\" --json");
+        start.ArgumentList.Add(dll);
+        using var process = System.Diagnostics.Process.Start(start)!;
+        var output = process.StandardOutput.ReadToEnd();
+        process.WaitForExit();
+        Assert.Equal(0, process.ExitCode);
+        using var doc = JsonDocument.Parse(output);
+        Assert.Equal(Key.Hash([0x63, 0x61, 0x66, 0xE9]).ToString(), doc.RootElement.GetProperty("id").GetString());
+    }
 }

@@ -33,6 +33,21 @@ public sealed class NodeSettingsReaderTests
     }
 
     [Fact]
+    public void AControlSocketPathTooLongToBindIsRefusedByName()
+    {
+        var path = "/tmp/" + new string('s', 120) + ".sock";
+        var ex = Assert.Throws<UsageException>(() => NodeSettingsReader.Read(Configuration(("control-socket", path))));
+        Assert.Equal($"--control-socket: '{path}' is longer than a Unix socket path may be (107 bytes); choose a shorter path.", ex.Message);
+    }
+
+    [Fact]
+    public void TheNodeOutlivesItsStandardInputUnlessToldToExitWithIt()
+    {
+        Assert.False(NodeSettingsReader.Read(Configuration()).ExitWithStdin);
+        Assert.True(NodeSettingsReader.Read(Configuration(("exit-with-stdin", "true"))).ExitWithStdin);
+    }
+
+    [Fact]
     public void AUdpLoopWatchesItsSocketFiftyMicrosecondsAfterASendUnlessToldOtherwise()
     {
         Assert.Equal(TimeSpan.FromMicroseconds(50), NodeSettingsReader.Read(Configuration()).UdpSpinAfterSend);

@@ -50,4 +50,28 @@ public class SimCommandTests
         Assert.Equal(2, exit);
         Assert.Contains(expected, error, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void DurationBeyondTheSimulatorsLimitIsAUsageErrorWhenHuge()
+    {
+        var (exit, output, error) = CliRunner.Run("", "sim", "churn", "--duration", "99999999999999m");
+        Assert.Equal(2, exit);
+        Assert.Equal("", output);
+        Assert.StartsWith("camcube: --duration: '99999999999999m' is longer than the simulator runs (24 hours of virtual time).", error, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("--out")]
+    [InlineData("--svg")]
+    public void UnwritableOutputFailsBeforeTheRunWhenItsFolderDoesNotExist(string option)
+    {
+        var path = Path.Combine(Path.GetTempPath(), "no-such-folder-" + Guid.NewGuid().ToString("N"), "result");
+        var (exit, output, error) = CliRunner.Run("", "sim", "all-to-all", "--shape", "3x3x3", "--duration", "1ms", option, path);
+        Assert.Equal(1, exit);
+
+        // No result table: the run never started.
+        Assert.Equal("", output);
+        Assert.StartsWith($"camcube sim: {option}: cannot write '{path}': ", error, StringComparison.Ordinal);
+        Assert.Single(error.TrimEnd('\n').Split('\n'));
+    }
 }

@@ -47,21 +47,7 @@ public sealed class CubeFixture : IDisposable
     }
 
     /// <summary>Polls a condition on the cube (over its control sockets) until it holds or the timeout passes.</summary>
-    public bool WaitFor(Func<bool> condition, TimeSpan timeout)
-    {
-        var deadline = TimeProvider.System.GetTimestamp() + (long)(timeout.TotalSeconds * TimeProvider.System.TimestampFrequency);
-        while (TimeProvider.System.GetTimestamp() < deadline)
-        {
-            if (condition())
-            {
-                return true;
-            }
-
-            Task.Delay(TimeSpan.FromMilliseconds(50), TimeProvider.System).GetAwaiter().GetResult();
-        }
-
-        return condition();
-    }
+    public bool WaitFor(Func<bool> condition, TimeSpan timeout) => Wait.Until(condition, timeout);
 
     public void Dispose()
     {

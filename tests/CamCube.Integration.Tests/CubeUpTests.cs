@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
@@ -15,36 +14,7 @@ public sealed class CubeUpTests
     public async Task InProcessCubeComesUpAnswersAndStopsOnCtrlC()
     {
         var state = Path.Combine(Path.GetTempPath(), "cc-up-" + Environment.ProcessId);
-        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true, UseShellExecute = false };
-        foreach (var arg in new[] { Path.Combine(AppContext.BaseDirectory, "camcube.dll"), "cube", "up", "--shape", "2x2x2", "--in-process", "--no-memcached", "--base-port", BasePort(0).ToString(CultureInfo.InvariantCulture) })
-        {
-            start.ArgumentList.Add(arg);
-        }
-
-        start.Environment["CAMCUBE_STATE_DIR"] = state;
-        using var process = Process.Start(start)!;
-        var lines = new List<string>();
-        var up = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        process.OutputDataReceived += (_, e) =>
-        {
-            if (e.Data is null)
-            {
-                return;
-            }
-
-            lock (lines)
-            {
-                lines.Add(e.Data);
-            }
-
-            if (e.Data.StartsWith("The cube is up", StringComparison.Ordinal))
-            {
-                up.TrySetResult();
-            }
-        };
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
-        await up.Task.WaitAsync(TimeSpan.FromMinutes(2));
+        using var cube = await ForegroundCube.StartAsync(state, ["cube", "up", "--shape", "2x2x2", "--in-process", "--no-memcached", "--base-port", BasePort(0).ToString(CultureInfo.InvariantCulture)]);
 
         var (exit, output, error) = Camcube.Run(state, "cube", "status", "--json");
         Assert.True(exit == 0, error);
@@ -54,17 +24,9 @@ public sealed class CubeUpTests
         Assert.Contains("\"hops\":3", output, StringComparison.Ordinal);
 
         // Ctrl-C: SIGINT to the supervisor stops every node and exits cleanly.
-        using (var kill = Process.Start("kill", ["-INT", process.Id.ToString(CultureInfo.InvariantCulture)]))
-        {
-            await kill.WaitForExitAsync();
-        }
-
-        await process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
-        Assert.Equal(0, process.ExitCode);
-        lock (lines)
-        {
-            Assert.Contains("Stopped.", lines);
-        }
+        await cube.SignalAndWaitAsync("INT");
+        Assert.Equal(0, cube.Process.ExitCode);
+        Assert.Contains("Stopped.", cube.Lines);
 
         Assert.NotEqual(0, Camcube.Run(state, "cube", "status").Exit);
     }

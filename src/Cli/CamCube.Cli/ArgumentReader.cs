@@ -129,7 +129,7 @@ internal sealed class ArgumentReader
         }
         catch (ArgumentOutOfRangeException ex)
         {
-            throw new UsageException($"--shape '{text}': each axis must be from 1 to {TorusShape.AxisSizeMax}. {FirstLine(ex.Message)}");
+            throw new UsageException($"--shape '{text}': each axis must be from 1 to {TorusShape.AxisSizeMax}. {CliApp.FirstLine(ex.Message)}");
         }
     }
 
@@ -147,6 +147,4 @@ internal sealed class ArgumentReader
 
         return coordinate;
     }
-
-    private static string FirstLine(string message) => message.Split('\n')[0].Trim();
 }

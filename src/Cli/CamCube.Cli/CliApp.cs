@@ -36,7 +36,13 @@ internal static class CliApp
         if (args.Count == 0 || args[0] is "help" or "--help" or "-h")
         {
             var topic = args.Count > 1 ? args[1] : null;
-            console.Out.WriteLine(topic is null ? Usage : UsageOf(topic) ?? Usage);
+            if (topic is not null && UsageOf(topic) is null)
+            {
+                console.Error.WriteLine($"camcube help: no command '{topic}'; the commands are key, cube, ping, node, compose, sim.");
+                return ExitUsage;
+            }
+
+            console.Out.WriteLine(topic is null ? Usage : UsageOf(topic));
             return args.Count == 0 ? ExitUsage : ExitOk;
         }
 
@@ -77,7 +83,26 @@ internal static class CliApp
 
             return ExitUsage;
         }
+        catch (CommandFailedException ex)
+        {
+            console.Error.WriteLine($"camcube {CommandName(args)}: {ex.Message}");
+            return ExitFailure;
+        }
+#pragma warning disable CA1031 // The last resort: a command that fails in a way nobody foresaw still ends with one line, not a stack trace.
+        catch (Exception ex)
+#pragma warning restore CA1031
+        {
+            console.Error.WriteLine($"camcube {CommandName(args)}: failed: {FirstLine(ex.Message)} ({ex.GetType().Name})");
+            return ExitFailure;
+        }
     }
+
+    /// <summary>The command as a user would name it: 'cube up' rather than 'cube'.</summary>
+    private static string CommandName(IReadOnlyList<string> args) =>
+        args[0] == "cube" && args.Count > 1 && !args[1].StartsWith('-') ? "cube " + args[1] : args[0];
+
+    /// <summary>The first line of an exception's message: the rest (a parameter name, a stack) is for developers.</summary>
+    internal static string FirstLine(string message) => message.Split('\n')[0].Trim();
 
     private static string? UsageOf(string command) => command switch
     {

@@ -13,13 +13,16 @@ internal static class KeyCommand
     public const string Usage = """
         usage: camcube key <key>... [--shape 3x3x3] [--replicas r] [--failed x,y,z ...] [--hex] [--json]
 
-          <key>          a string key (hashed with SHA-1); '-' reads keys one per line from standard input
+          <key>          a string key (SHA-1 of its bytes, as given, even when they are not UTF-8); '-' reads keys one per line from standard input
           --shape        the torus, XxYxZ (default 3x3x3)
-          --replicas     how many servers to list, r >= 1 (default 3); fewer when fewer are reachable
+          --replicas     how many servers to list, 1 to 100000 (default 3); fewer when fewer are reachable
           --failed       a failed server, x,y,z; repeat for several
           --hex          keys are 40-digit hexadecimal ids instead of strings to hash
           --json         one JSON object per key per line: key, id, keyCoordinate {x,y,z,w}, servers [[x,y,z],...]
         """;
+
+    /// <summary>The most servers listed per key (--replicas).</summary>
+    public const int ReplicasMax = 100_000;
 
     private static readonly string[] s_valueOptions = ["--shape", "--replicas", "--failed"];
     private static readonly string[] s_flagOptions = ["--json", "--hex"];
@@ -28,7 +31,7 @@ internal static class KeyCommand
     {
         var reader = new ArgumentReader("key", args, s_valueOptions, s_flagOptions);
         var shape = ArgumentReader.ParseShape(reader.Single("--shape") ?? "3x3x3");
-        var replicas = reader.Int("--replicas", 3, 1, int.MaxValue);
+        var replicas = reader.Int("--replicas", 3, 1, ReplicasMax);
         var view = new ReachabilityView(shape);
         foreach (var text in reader.All("--failed"))
         {
@@ -87,7 +90,9 @@ internal static class KeyCommand
             }
             else
             {
-                key = Key.FromString(text);
+                // The raw bytes, as the memcached front-end hashes them: an argument that is not UTF-8 keeps its bytes.
+                key = Key.Hash(RawArguments.GetBytes(text));
+                text = RawArguments.Printable(text);
             }
 
             var kc = keySpace.KeyCoordinateOf(key);

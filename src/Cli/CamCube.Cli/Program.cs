@@ -12,7 +12,7 @@ internal static class Program
         using var stdin = new StreamReader(Console.OpenStandardInput(), Encoding.UTF8, false, 1 << 16);
         try
         {
-            return CliApp.Run(args, new CliConsole(stdin, stdout, Console.Error));
+            return CliApp.Run(RawArguments.Recover(args, RawArguments.ReadProcCommandLine), new CliConsole(stdin, stdout, Console.Error));
         }
         finally
         {

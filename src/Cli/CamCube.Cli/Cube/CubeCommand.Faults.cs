@@ -6,6 +6,11 @@ namespace CamCube.Cli.Cube;
 /// <content>Fault drills on the running cube: random faults per node, and cut links (a partition is a set of cuts).</content>
 internal static partial class CubeCommand
 {
+    /// <summary>The longest delay `cube faults --delay-ms` accepts, in milliseconds.</summary>
+    public const double FaultDelayMillisecondsMax = 60_000;
+
+    private static readonly string[] s_linkNames = ["+x", "-x", "+y", "-y", "+z", "-z"];
+
     private static int Faults(string[] args, CliConsole console)
     {
         var reader = new ArgumentReader("cube faults", args, ["--drop", "--delay-ms", "--duplicate", "--reorder", "--state-dir"], []);
@@ -15,13 +20,13 @@ internal static partial class CubeCommand
         }
 
         var request = "faults";
-        foreach (var (option, name) in new[] { ("--drop", "drop"), ("--delay-ms", "delay-ms"), ("--duplicate", "duplicate"), ("--reorder", "reorder") })
+        foreach (var (option, name, max) in new[] { ("--drop", "drop", 1.0), ("--delay-ms", "delay-ms", FaultDelayMillisecondsMax), ("--duplicate", "duplicate", 1.0), ("--reorder", "reorder", 1.0) })
         {
             if (reader.Single(option) is { } value)
             {
-                if (!double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var number) || number < 0)
+                if (!double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var number) || !(number >= 0 && number <= max))
                 {
-                    throw new UsageException($"cube faults {option}: '{value}' is not a non-negative number.");
+                    throw new UsageException($"cube faults {option}: '{value}' is not a number from 0 to {max.ToString(CultureInfo.InvariantCulture)}.");
                 }
 
                 request += string.Create(CultureInfo.InvariantCulture, $" {name}={number}");
@@ -44,20 +49,33 @@ internal static partial class CubeCommand
 
     private static int Cut(string[] args, CliConsole console, string verb)
     {
-        var reader = new ArgumentReader("cube " + verb, args, ["--state-dir"], []);
+        // A link name such as -x is a value here, not an option: it needs no '--' before it.
+        var options = args.Where(a => !s_linkNames.Contains(a)).ToList();
+        options.Add("--");
+        options.AddRange(args.Where(s_linkNames.Contains));
+        var reader = new ArgumentReader("cube " + verb, options, ["--state-dir"], []);
         if (reader.Positional.Count != 2)
         {
-            throw new UsageException($"cube {verb}: give a node coordinate and a link, such as 1,1,1 +x.");
+            throw new UsageException($"cube {verb}: give a node coordinate (or 'all') and a link, such as 1,1,1 +x.");
+        }
+
+        var (node, link) = s_linkNames.Contains(reader.Positional[0]) ? (reader.Positional[1], reader.Positional[0]) : (reader.Positional[0], reader.Positional[1]);
+        if (!s_linkNames.Contains(link))
+        {
+            throw new UsageException($"cube {verb}: '{link}' is not a link; use +x, -x, +y, -y, +z or -z.");
         }
 
         var layout = CubeLayout.Default(reader.Single("--state-dir"));
-        var target = Targets(layout, reader.Positional[0], "cube " + verb).Single();
-        if (!AskNode(layout, target, $"{verb} {reader.Positional[1]}", console, "cube " + verb))
+        var targets = Targets(layout, node, "cube " + verb);
+        foreach (var target in targets)
         {
-            return CliApp.ExitFailure;
+            if (!AskNode(layout, target, $"{verb} {link}", console, "cube " + verb))
+            {
+                return CliApp.ExitFailure;
+            }
         }
 
-        console.Out.WriteLine($"{(verb == "cut" ? "cut" : "restored")} link {reader.Positional[1]} of node {target}");
+        console.Out.WriteLine($"{(verb == "cut" ? "cut" : "restored")} link {link} of {(targets.Length == 1 ? "node " + targets[0] : targets.Length + " nodes")}");
         return CliApp.ExitOk;
     }
 

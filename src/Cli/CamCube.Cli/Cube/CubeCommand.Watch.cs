@@ -7,16 +7,38 @@ namespace CamCube.Cli.Cube;
 /// <content>The live view of `cube up`, and `cube status`, `kill`, `start`, `down`.</content>
 internal static partial class CubeCommand
 {
-    private static async Task WatchAsync(CubeSupervisor supervisor, CliConsole console, bool live, CancellationToken stop)
+    /// <summary>How `cube up` shows the cube while it runs.</summary>
+    internal enum LiveView
     {
-        var interactive = live && !Console.IsOutputRedirected;
+        /// <summary>Nothing (a detached supervisor).</summary>
+        None,
+
+        /// <summary>The table each time it changes, one after another (output to a file or pipe).</summary>
+        Changes,
+
+        /// <summary>The table redrawn in place every second (a terminal).</summary>
+        Screen,
+    }
+
+    private static LiveView LiveViewMode() => Console.IsOutputRedirected ? LiveView.Changes : LiveView.Screen;
+
+    /// <summary>Shows the cube's table every second (as <paramref name="view"/> says) until stopped or until `cube down` asks.</summary>
+    internal static async Task WatchAsync(
+        Func<Task<(Coordinate Self, int? Pid, JsonDocument? Status)[]>> statuses,
+        TorusShape shape,
+        Task downRequested,
+        CliConsole console,
+        LiveView view,
+        TimeProvider time,
+        CancellationToken stop)
+    {
         var last = string.Empty;
-        while (!stop.IsCancellationRequested && !supervisor.DownRequested.IsCompleted)
+        while (!stop.IsCancellationRequested && !downRequested.IsCompleted)
         {
-            if (live)
+            if (view != LiveView.None)
             {
-                var table = RenderTable(await supervisor.GetStatusesAsync().ConfigureAwait(false), supervisor.Options.Shape);
-                if (interactive)
+                var table = RenderTable(await statuses().ConfigureAwait(false), shape);
+                if (view == LiveView.Screen)
                 {
                     console.Out.Write("\u001b[H\u001b[2J" + table + "\nCtrl-C stops the cube.\n");
                     console.Out.Flush();
@@ -29,7 +51,7 @@ internal static partial class CubeCommand
                 }
             }
 
-            await Task.WhenAny(Task.Delay(TimeSpan.FromSeconds(1), TimeProvider.System, stop), supervisor.DownRequested).ConfigureAwait(false);
+            await Task.WhenAny(Task.Delay(TimeSpan.FromSeconds(1), time, stop), downRequested).ConfigureAwait(false);
         }
     }
 
@@ -37,7 +59,7 @@ internal static partial class CubeCommand
     internal static string RenderTable(IEnumerable<(Coordinate Self, int? Pid, JsonDocument? Status)> statuses, TorusShape shape)
     {
         var text = new StringBuilder();
-        text.AppendLine(CultureInfo.InvariantCulture, $"{"node",-9} {"pid",7} {"links",6} {"reach",6} {"sent",10} {"received",10} {"dropped",8}  memcached");
+        text.AppendLine(CultureInfo.InvariantCulture, $"{"node",-9} {"pid",7} {"links",6} {"reach",6} {"sent",10} {"received",10} {"dropped",8} {"rejected",8}  memcached");
         var up = 0;
         var total = 0;
         foreach (var (self, pid, status) in statuses)
@@ -55,8 +77,11 @@ internal static partial class CubeCommand
                 up++;
                 var r = status.RootElement;
                 var dropped = r.GetProperty("dropped").EnumerateObject().Sum(p => p.Value.GetInt64());
+
+                // Datagrams the transport refused before the runtime saw them: bad tag, replay, unknown sender, malformed.
+                var rejected = r.TryGetProperty("transportDropped", out var t) ? t.EnumerateObject().Sum(p => p.Value.GetInt64()) : 0;
                 var memcached = r.TryGetProperty("memcached", out var m) ? m.GetString() : "-";
-                text.AppendLine(CultureInfo.InvariantCulture, $"{name,-9} {(pid?.ToString(CultureInfo.InvariantCulture) ?? "-"),7} {r.GetProperty("linksUp").GetInt32() + "/" + r.GetProperty("linkCount").GetInt32(),6} {r.GetProperty("reachable").GetInt64(),6} {r.GetProperty("framesSent").GetInt64(),10} {r.GetProperty("framesReceived").GetInt64(),10} {dropped,8}  {memcached}");
+                text.AppendLine(CultureInfo.InvariantCulture, $"{name,-9} {(pid?.ToString(CultureInfo.InvariantCulture) ?? "-"),7} {r.GetProperty("linksUp").GetInt32() + "/" + r.GetProperty("linkCount").GetInt32(),6} {r.GetProperty("reachable").GetInt64(),6} {r.GetProperty("framesSent").GetInt64(),10} {r.GetProperty("framesReceived").GetInt64(),10} {dropped,8} {rejected,8}  {memcached}");
             }
         }
 
@@ -110,7 +135,8 @@ internal static partial class CubeCommand
         using var state = RequireCube(layout);
         var shape = TorusShape.Parse(state.RootElement.GetProperty("shape").GetString()!);
         var target = ArgumentReader.ParseCoordinate("cube " + verb, reader.Positional[0], shape);
-        using var answer = ControlClient.AskAsync(layout.SupervisorSocket, $"{verb} {target.X},{target.Y},{target.Z}", TimeSpan.FromSeconds(60)).GetAwaiter().GetResult();
+        using var answer = ControlClient.TryAskAsync(layout.SupervisorSocket, $"{verb} {target.X},{target.Y},{target.Z}", TimeSpan.FromSeconds(60)).GetAwaiter().GetResult()
+            ?? throw new CommandFailedException($"the supervisor in {layout.Directory} stopped answering.");
         if (answer.RootElement.TryGetProperty("error", out var error))
         {
             console.Error.WriteLine($"camcube cube {verb}: {error.GetString()}");
@@ -127,7 +153,8 @@ internal static partial class CubeCommand
         var layout = CubeLayout.Default(reader.Single("--state-dir"));
         using var state = RequireCube(layout);
         var pid = state.RootElement.GetProperty("supervisorPid").GetInt32();
-        using (ControlClient.AskAsync(layout.SupervisorSocket, "down", TimeSpan.FromSeconds(10)).GetAwaiter().GetResult())
+        // No answer is fine too: a supervisor may close the connection as it stops. Its exit is what counts.
+        using (ControlClient.TryAskAsync(layout.SupervisorSocket, "down", TimeSpan.FromSeconds(10)).GetAwaiter().GetResult())
         {
         }
 
@@ -153,5 +180,5 @@ internal static partial class CubeCommand
     /// <summary>Asks the supervisor for the cube's state, or explains that no cube runs.</summary>
     internal static JsonDocument RequireCube(CubeLayout layout) =>
         ControlClient.TryAskAsync(layout.SupervisorSocket, "status", TimeSpan.FromSeconds(5)).GetAwaiter().GetResult()
-        ?? throw new UsageException($"no cube is running (nothing answers in {layout.Directory}); start one with 'camcube cube up', or give --state-dir.");
+        ?? throw new CommandFailedException($"no cube is running (nothing answers in {layout.Directory}); start one with 'camcube cube up', or give --state-dir.");
 }

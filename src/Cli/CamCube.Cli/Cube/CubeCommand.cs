@@ -13,16 +13,19 @@ internal static partial class CubeCommand
                   [--in-process] [--detach] [--heartbeat-ms 100] [--timeout-ms 350]
                         start one node per server on loopback (child processes, or threads with --in-process),
                         show their state live, and stop them all on Ctrl-C; --detach leaves the cube running
-          cube status [--json]   each node's links, reachable servers and traffic
+          cube status [--json]   each node's links, reachable servers and traffic; 'dropped' counts frames the runtime
+                                 dropped, 'rejected' datagrams the transport refused (bad tag, replay, unknown sender, malformed)
           cube kill x,y,z        kill a node's process (a crash), for failure drills
           cube start x,y,z       start a killed node again
           cube down              stop the cube
           cube faults <x,y,z|all> [--drop P] [--delay-ms D] [--duplicate P] [--reorder P]
-                                 inject random faults between a node's runtime and the network (no options: none)
-          cube cut x,y,z <link>  cut a node's link (+x, -x, +y, -y, +z, -z); cube restore x,y,z <link> repairs it
+                                 inject random faults between a node's runtime and the network (no options: none);
+                                 P is a probability from 0 to 1, D milliseconds from 0 to 60000
+          cube cut <x,y,z|all> <link>  cut a node's link (+x, -x, +y, -y, +z, -z); cube restore ... repairs it
 
-        The cube keeps its key, control sockets and logs in CAMCUBE_STATE_DIR (default: camcube-<user> in the
-        temporary folder); every command finds the running cube there, or give --state-dir.
+        The cube keeps its key, control sockets and logs in CAMCUBE_STATE_DIR (default: $XDG_RUNTIME_DIR/camcube,
+        else /tmp/camcube-<user>); every command finds the running cube there, or give --state-dir. The directory
+        must belong to you and be writable by no one else; it is created with mode 0700.
         """;
 
     public static int Run(IReadOnlyList<string> args, CliConsole console)
@@ -72,6 +75,8 @@ internal static partial class CubeCommand
             TimeoutMilliseconds = reader.Int("--timeout-ms", heartbeat * 7 / 2, heartbeat + 1, 600_000),
         };
         var layout = CubeLayout.Default(reader.Single("--state-dir"));
+        layout.CheckSocketPaths(shape);
+        StateDirectory.EnsurePrivate(layout.Directory);
         if (reader.Flag("--detach") && !reader.Flag("--supervise"))
         {
             return Detach(args, layout, console);
@@ -82,11 +87,25 @@ internal static partial class CubeCommand
 
     private static async Task<int> RunSupervisor(CubeOptions options, CubeLayout layout, CliConsole console, bool live)
     {
+        // The lock first: while it is held, nothing else may start a cube here, and a refused
+        // command returns before it has touched anything of the running one (key, sockets, logs).
+        using var stateLock = StateLock.TryTake(layout)
+            ?? throw new CommandFailedException($"a cube is already running or starting in {layout.Directory} (another 'cube up' holds {layout.LockFile}); stop it with 'camcube cube down' first.");
+        if (options.Instance is { } instance && File.Exists(layout.StartingLog(instance)))
+        {
+            // Detached: this start's log becomes the cube's log only now that the cube is ours.
+            File.Move(layout.StartingLog(instance), layout.SupervisorLog, overwrite: true);
+        }
+
         using var loggerFactory = LoggerFactory.Create(b => b.AddSimpleConsole(o => o.SingleLine = true).SetMinimumLevel(live ? LogLevel.Warning : LogLevel.Information));
         using var stop = new CancellationTokenSource();
         using var sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, c => { c.Cancel = true; stop.Cancel(); });
         using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, c => { c.Cancel = true; stop.Cancel(); });
+
+        // A closed terminal (SIGHUP) stops the cube cleanly too, rather than ending this process under its nodes.
+        using var sighup = PosixSignalRegistration.Create(PosixSignal.SIGHUP, c => { c.Cancel = true; stop.Cancel(); });
         var supervisor = new CubeSupervisor(layout, options, loggerFactory);
+        await supervisor.CheckNothingRunsAsync().ConfigureAwait(false);
         try
         {
             console.Out.WriteLine($"Starting a {options.Shape} cube: {options.Shape.ServerCount} nodes {(options.InProcess ? "in this process" : "as processes")}, UDP ports {options.BasePort}-{options.BasePort + options.Shape.ServerCount - 1} on 127.0.0.1 ...");
@@ -95,7 +114,7 @@ internal static partial class CubeCommand
             PrintEndpoints(options, layout, console);
             console.Out.WriteLine(live ? "The cube is up. Ctrl-C stops it; in another terminal try: camcube cube status, camcube ping 0,0,0 1,1,1" : "The cube is up.");
             console.Out.Flush();
-            await WatchAsync(supervisor, console, live, stop.Token).ConfigureAwait(false);
+            await WatchAsync(supervisor.GetStatusesAsync, supervisor.Options.Shape, supervisor.DownRequested, console, live ? LiveViewMode() : LiveView.None, TimeProvider.System, stop.Token).ConfigureAwait(false);
             return CliApp.ExitOk;
         }
         catch (OperationCanceledException)
@@ -129,15 +148,35 @@ internal static partial class CubeCommand
 
     private static int Detach(string[] args, CubeLayout layout, CliConsole console)
     {
-        Directory.CreateDirectory(layout.LogDirectory);
+        // Refuse before writing anything: a running cube keeps its key and its log.
+        if (ControlClient.TryAskAsync(layout.SupervisorSocket, "status", TimeSpan.FromSeconds(2)).GetAwaiter().GetResult() is { } running)
+        {
+            using (running)
+            {
+                throw new CommandFailedException($"a cube is already running (supervisor pid {running.RootElement.GetProperty("supervisorPid").GetInt32()}, state in {layout.Directory}); stop it with 'camcube cube down' first.");
+            }
+        }
+
+        using (var probe = StateLock.TryTake(layout))
+        {
+            if (probe is null)
+            {
+                throw new CommandFailedException($"a cube is already running or starting in {layout.Directory} (another 'cube up' holds {layout.LockFile}); stop it with 'camcube cube down' first.");
+            }
+        }
+
+        StateDirectory.CreatePrivate(layout.LogDirectory);
         var instance = Guid.NewGuid().ToString("N");
         var self = SelfInvocation.CreateStartInfo();
-        var logPath = Path.Combine(layout.LogDirectory, "supervisor.log");
+
+        // Until it holds the lock, the supervisor writes to a log of its own (renamed to supervisor.log
+        // once the cube is its own): a start that loses the race for the lock overwrites nothing.
+        var startingLog = layout.StartingLog(instance);
 
         // A new session (setsid), output to a file, no terminal: the supervisor outlives this command and its Ctrl-C.
         var start = new System.Diagnostics.ProcessStartInfo("/bin/sh") { UseShellExecute = false };
         start.ArgumentList.Add("-c");
-        start.ArgumentList.Add("exec setsid \"$@\" > \"$LOG\" 2>&1 < /dev/null");
+        start.ArgumentList.Add("umask 077; exec setsid \"$@\" > \"$LOG\" 2>&1 < /dev/null");
         start.ArgumentList.Add("sh");
         start.ArgumentList.Add(self.FileName);
         foreach (var arg in self.ArgumentList.Concat(["cube", "up"]).Concat(args).Concat(["--supervise", "--state-dir", layout.Directory, "--instance", instance]))
@@ -145,31 +184,44 @@ internal static partial class CubeCommand
             start.ArgumentList.Add(arg);
         }
 
-        start.Environment["LOG"] = logPath;
-        using (System.Diagnostics.Process.Start(start))
-        {
-        }
-
+        start.Environment["LOG"] = startingLog;
+        using var child = System.Diagnostics.Process.Start(start)!;
         var deadline = TimeProvider.System.GetTimestamp() + (120 * TimeProvider.System.TimestampFrequency);
         while (TimeProvider.System.GetTimestamp() < deadline)
         {
             using var status = ControlClient.TryAskAsync(layout.SupervisorSocket, "status", TimeSpan.FromSeconds(1)).GetAwaiter().GetResult();
             if (status is not null && status.RootElement.TryGetProperty("instance", out var id) && id.GetString() == instance)
             {
-                console.Out.WriteLine($"The cube is up in the background (supervisor pid {status.RootElement.GetProperty("supervisorPid").GetInt32()}); 'camcube cube down' stops it. Log: {logPath}");
+                console.Out.WriteLine($"The cube is up in the background (supervisor pid {status.RootElement.GetProperty("supervisorPid").GetInt32()}); 'camcube cube down' stops it. Log: {layout.SupervisorLog}");
                 return CliApp.ExitOk;
             }
 
-            if (File.Exists(logPath) && File.ReadAllText(logPath).Contains("camcube cube up:", StringComparison.Ordinal))
+            if (child.HasExited)
             {
-                console.Error.WriteLine($"camcube cube up: the cube did not start: {string.Join(" | ", File.ReadAllLines(logPath).TakeLast(3))}");
+                var log = File.Exists(startingLog) ? startingLog : layout.SupervisorLog;
+                var reason = FailureLine(log);
+                if (log == startingLog)
+                {
+                    File.Delete(startingLog);
+                }
+
+                console.Error.WriteLine($"camcube cube up: the cube did not start: {reason}");
                 return CliApp.ExitFailure;
             }
 
             Task.Delay(TimeSpan.FromMilliseconds(200), TimeProvider.System).GetAwaiter().GetResult();
         }
 
-        console.Error.WriteLine($"camcube cube up: the cube did not answer within 120 s; see {logPath}");
+        console.Error.WriteLine($"camcube cube up: the cube did not answer within 120 s; see {layout.SupervisorLog}");
         return CliApp.ExitFailure;
+    }
+
+    /// <summary>The line of a supervisor's log that says why it stopped ('camcube cube up: ...'), without the prefix.</summary>
+    private static string FailureLine(string log)
+    {
+        const string Prefix = "camcube cube up: ";
+        var lines = File.Exists(log) ? File.ReadAllLines(log) : [];
+        var line = Array.FindLast(lines, l => l.StartsWith(Prefix, StringComparison.Ordinal));
+        return line is not null ? line[Prefix.Length..] : lines.Length > 0 ? lines[^1] : "(the supervisor wrote nothing)";
     }
 }

@@ -22,6 +22,11 @@ internal sealed partial class CubeSupervisor
                         return (Error($"'{target}' is not a coordinate of {Options.Shape}"), false);
                     }
 
+                    if (!node.IsRunning)
+                    {
+                        return (Error($"node {Format(node.Self)} is not running (killed already, or it stopped); 'camcube cube start {Format(node.Self)}' starts it"), false);
+                    }
+
                     await node.KillAsync().ConfigureAwait(false);
                     _logger.LogWarning("Killed node {Self}", node.Self);
                     return (Json(w => w.WriteString("killed", Format(node.Self))), false);
@@ -41,6 +46,16 @@ internal sealed partial class CubeSupervisor
                     }
 
                     await node.StartAsync(cancellationToken).ConfigureAwait(false);
+                    try
+                    {
+                        await WaitReadyAsync([node], TimeSpan.FromSeconds(30), cancellationToken).ConfigureAwait(false);
+                    }
+                    catch (InvalidOperationException ex)
+                    {
+                        await node.KillAsync().ConfigureAwait(false);
+                        return (Error(ex.Message), false);
+                    }
+
                     _logger.LogInformation("Started node {Self}", node.Self);
                     return (Json(w => w.WriteString("started", Format(node.Self))), false);
                 }

@@ -13,11 +13,15 @@ namespace CamCube.Cli.Cube;
 /// </summary>
 internal sealed partial class CubeSupervisor : IAsyncDisposable
 {
+    /// <summary>The longest reason quoted from a node's log, in characters.</summary>
+    private const int ReasonCharsMax = 300;
+
     private readonly CubeLayout _layout;
     private readonly ILogger _logger;
     private readonly INodeHandle[] _nodes;
     private readonly TaskCompletionSource _downRequested = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private ControlServer? _control;
+    private bool _started;
 
     public CubeSupervisor(CubeLayout layout, CubeOptions options, ILoggerFactory loggerFactory)
     {
@@ -37,22 +41,49 @@ internal sealed partial class CubeSupervisor : IAsyncDisposable
     /// <summary>Gets a task that completes when `camcube cube down` asks the cube to stop.</summary>
     public Task DownRequested => _downRequested.Task;
 
-    /// <summary>Starts every node and waits until each answers on its control socket.</summary>
-    /// <exception cref="InvalidOperationException">A cube already runs in this state directory, or a node failed to start (the message quotes its log).</exception>
-    public async Task StartAsync(TimeSpan readyTimeout, CancellationToken cancellationToken)
+    /// <summary>
+    /// Refuses to start over a cube that still answers in this state directory: a supervisor (one
+    /// that holds no lock) or nodes that outlived theirs. Touches nothing.
+    /// </summary>
+    /// <exception cref="CommandFailedException">Something answers; the message names it.</exception>
+    public async Task CheckNothingRunsAsync()
     {
         if (await ControlClient.TryAskAsync(_layout.SupervisorSocket, "status", TimeSpan.FromSeconds(2)).ConfigureAwait(false) is { } running)
         {
-            running.Dispose();
-            throw new InvalidOperationException($"a cube is already running (state in {_layout.Directory}); stop it with 'camcube cube down' first.");
+            using (running)
+            {
+                var pid = running.RootElement.TryGetProperty("supervisorPid", out var p) ? p.GetInt32().ToString(CultureInfo.InvariantCulture) : "?";
+                throw new CommandFailedException($"a cube is already running (supervisor pid {pid}, state in {_layout.Directory}); stop it with 'camcube cube down' first.");
+            }
         }
 
-        Directory.CreateDirectory(_layout.Directory);
-        Directory.CreateDirectory(Path.Combine(_layout.Directory, "nodes"));
-        Directory.CreateDirectory(_layout.LogDirectory);
+        var strays = new List<string>();
+        foreach (var node in _nodes)
+        {
+            using var status = await ControlClient.TryAskAsync(_layout.NodeSocket(node.Self), "status", TimeSpan.FromSeconds(1)).ConfigureAwait(false);
+            if (status is not null)
+            {
+                strays.Add(status.RootElement.TryGetProperty("pid", out var pid) ? $"{Format(node.Self)} (pid {pid.GetInt32()})" : Format(node.Self));
+            }
+        }
+
+        if (strays.Count > 0)
+        {
+            throw new CommandFailedException(
+                $"{strays.Count} nodes of an earlier cube still answer in {_layout.Directory} without a supervisor, for example {string.Join(", ", strays.Take(3))}; stop them (kill PID) and try again.");
+        }
+    }
+
+    /// <summary>Writes a fresh key, starts every node and waits until each of them (not an older process) answers on its control socket.</summary>
+    /// <exception cref="InvalidOperationException">A node failed to start (the message quotes its log).</exception>
+    public async Task StartAsync(TimeSpan readyTimeout, CancellationToken cancellationToken)
+    {
+        _started = true;
+        StateDirectory.CreatePrivate(Path.Combine(_layout.Directory, "nodes"));
+        StateDirectory.CreatePrivate(_layout.LogDirectory);
         WriteKeyFile();
         await Task.WhenAll(_nodes.Select(n => n.StartAsync(cancellationToken))).ConfigureAwait(false);
-        await WaitReadyAsync(readyTimeout, cancellationToken).ConfigureAwait(false);
+        await WaitReadyAsync(_nodes, readyTimeout, cancellationToken).ConfigureAwait(false);
         _control = new ControlServer(_layout.SupervisorSocket, HandleAsync, _logger);
         _control.Start();
         _logger.LogInformation("Cube {Shape} is up: {Count} nodes, UDP ports {First}-{Last}", Options.Shape, _nodes.Length, Options.BasePort, Options.BasePort + _nodes.Length - 1);
@@ -64,6 +95,11 @@ internal sealed partial class CubeSupervisor : IAsyncDisposable
         if (_control is not null)
         {
             await _control.DisposeAsync().ConfigureAwait(false);
+        }
+
+        if (!_started)
+        {
+            return;
         }
 
         await Task.WhenAll(_nodes.Select(n => n.StopAsync(TimeSpan.FromSeconds(5)))).ConfigureAwait(false);
@@ -81,24 +117,34 @@ internal sealed partial class CubeSupervisor : IAsyncDisposable
         return statuses;
     }
 
+    /// <summary>
+    /// Writes a fresh key to a new file of mode 0600 and renames it over cluster.key: an existing
+    /// file's mode (or owner) is never reused.
+    /// </summary>
     private void WriteKeyFile()
     {
         var key = ClusterKey.CreateRandom();
-        var options = new FileStreamOptions { Mode = FileMode.Create, Access = FileAccess.Write };
+        var temporary = _layout.KeyFile + "." + Guid.NewGuid().ToString("N") + ".new";
+        var options = new FileStreamOptions { Mode = FileMode.CreateNew, Access = FileAccess.Write };
         if (!OperatingSystem.IsWindows())
         {
             options.UnixCreateMode = UnixFileMode.UserRead | UnixFileMode.UserWrite;
         }
 
-        using var stream = new FileStream(_layout.KeyFile, options);
-        using var writer = new StreamWriter(stream);
-        writer.Write(key.ToHexString());
+        using (var stream = new FileStream(temporary, options))
+        using (var writer = new StreamWriter(stream))
+        {
+            writer.Write(key.ToHexString());
+        }
+
+        File.Move(temporary, _layout.KeyFile, overwrite: true);
     }
 
-    private async Task WaitReadyAsync(TimeSpan timeout, CancellationToken cancellationToken)
+    /// <summary>Waits until each node answers on its control socket from the process it runs in (so a stray older node on the same socket does not count).</summary>
+    private async Task WaitReadyAsync(IReadOnlyCollection<INodeHandle> nodes, TimeSpan timeout, CancellationToken cancellationToken)
     {
         var deadline = TimeProvider.System.GetTimestamp() + (long)(timeout.TotalSeconds * TimeProvider.System.TimestampFrequency);
-        var pending = _nodes.ToList();
+        var pending = nodes.ToList();
         while (pending.Count > 0)
         {
             cancellationToken.ThrowIfCancellationRequested();
@@ -106,11 +152,11 @@ internal sealed partial class CubeSupervisor : IAsyncDisposable
             {
                 if (!node.IsRunning)
                 {
-                    throw new InvalidOperationException($"node {node.Self} exited while starting: {LastLines(_layout.NodeLog(node.Self))}");
+                    throw new InvalidOperationException($"node {node.Self} exited while starting: {NodeLogReason(_layout.NodeLog(node.Self))}");
                 }
 
                 using var status = await ControlClient.TryAskAsync(_layout.NodeSocket(node.Self), "status", TimeSpan.FromSeconds(1)).ConfigureAwait(false);
-                if (status is not null)
+                if (status is not null && status.RootElement.TryGetProperty("pid", out var pid) && pid.GetInt32() == node.ControlProcessId)
                 {
                     pending.Remove(node);
                 }
@@ -118,7 +164,7 @@ internal sealed partial class CubeSupervisor : IAsyncDisposable
 
             if (pending.Count > 0 && TimeProvider.System.GetTimestamp() > deadline)
             {
-                throw new InvalidOperationException($"{pending.Count} nodes did not answer within {timeout.TotalSeconds:0} s, for example {pending[0].Self}: {LastLines(_layout.NodeLog(pending[0].Self))}");
+                throw new InvalidOperationException($"{pending.Count} nodes did not answer within {timeout.TotalSeconds:0} s, for example {pending[0].Self}: {NodeLogReason(_layout.NodeLog(pending[0].Self))}");
             }
 
             if (pending.Count > 0)
@@ -128,7 +174,8 @@ internal sealed partial class CubeSupervisor : IAsyncDisposable
         }
     }
 
-    private static string LastLines(string path)
+    /// <summary>Why a node did not start, from its log: its one 'camcube node:' (or usage error) line, else its last line.</summary>
+    internal static string NodeLogReason(string path)
     {
         if (!File.Exists(path))
         {
@@ -137,8 +184,14 @@ internal sealed partial class CubeSupervisor : IAsyncDisposable
 
         using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite);
         using var reader = new StreamReader(stream);
-        var lines = reader.ReadToEnd().Split('\n', StringSplitOptions.RemoveEmptyEntries);
-        return lines.Length == 0 ? "(empty log)" : string.Join(" | ", lines.TakeLast(3));
+        var lines = reader.ReadToEnd().Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        if (lines.Length == 0)
+        {
+            return "(empty log)";
+        }
+
+        var reason = Array.FindLast(lines, l => l.StartsWith("camcube node:", StringComparison.Ordinal) || l.StartsWith("camcube: ", StringComparison.Ordinal)) ?? lines[^1];
+        return reason.Length <= ReasonCharsMax ? reason : reason[..ReasonCharsMax] + " ...";
     }
 
     private INodeHandle? Find(string text) =>

@@ -8,6 +8,9 @@ internal interface INodeHandle
     /// <summary>Gets the process id, or null when the node is not running (or runs in this process).</summary>
     int? ProcessId { get; }
 
+    /// <summary>Gets the process id the node's control socket reports when this node (not an older one) answers.</summary>
+    int? ControlProcessId { get; }
+
     bool IsRunning { get; }
 
     Task StartAsync(CancellationToken cancellationToken);

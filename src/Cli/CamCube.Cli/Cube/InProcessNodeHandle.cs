@@ -13,6 +13,8 @@ internal sealed class InProcessNodeHandle(Coordinate self, CubeLayout layout, Cu
 
     public int? ProcessId => null;
 
+    public int? ControlProcessId => IsRunning ? Environment.ProcessId : null;
+
     public bool IsRunning => _node is not null;
 
     public async Task StartAsync(CancellationToken cancellationToken)

@@ -12,6 +12,8 @@ internal sealed class ProcessNodeHandle(Coordinate self, CubeLayout layout, Cube
 
     public int? ProcessId => IsRunning ? _process!.Id : null;
 
+    public int? ControlProcessId => ProcessId;
+
     public bool IsRunning => _process is { HasExited: false };
 
     public Task StartAsync(CancellationToken cancellationToken)
@@ -39,6 +41,9 @@ internal sealed class ProcessNodeHandle(Coordinate self, CubeLayout layout, Cube
             args.Add((memcached + options.Shape.IndexOf(Self)).ToString(CultureInfo.InvariantCulture));
         }
 
+        // The node stops when its standard input closes: this process holds the pipe's other end,
+        // so the node ends with its supervisor however the supervisor ends (kill -9 included).
+        args.Add("--exit-with-stdin");
         start.RedirectStandardOutput = true;
         start.RedirectStandardError = true;
         start.RedirectStandardInput = true;

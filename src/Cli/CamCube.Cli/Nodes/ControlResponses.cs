@@ -12,6 +12,9 @@ namespace CamCube.Cli.Nodes;
 /// <summary>The commands of a node's control socket and the JSON they answer with.</summary>
 internal static class ControlResponses
 {
+    /// <summary>The most pings in one series on the node's loop; a longer request runs several, one after another.</summary>
+    public const int PingsPerSeriesMax = 64;
+
     public static async Task<(string Response, bool Stop)> HandleAsync(CamCubeNode node, string line, CancellationToken cancellationToken)
     {
         var words = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
@@ -123,9 +126,17 @@ internal static class ControlResponses
         var target = ParseCoordinate(words[1], node.Settings.Shape);
         var count = words.Length > 2 ? PositiveInt(words[2], "count") : 1;
         var timeout = TimeoutArgument(words, 3);
-        // One series on the node's loop: each request leaves as the previous reply arrives.
-        var task = await node.Loop.InvokeAsync(() => node.Node.GetService<PingService>()!.PingSeriesAsync(target, count, timeout)).ConfigureAwait(false);
-        var replies = await task.WaitAsync(cancellationToken).ConfigureAwait(false);
+        // Series on the node's loop, each request leaving as the previous reply arrives, of at most
+        // PingsPerSeriesMax pings each: when the asker goes away (Ctrl-C on 'camcube ping'), the
+        // control socket cancels, and the pinging stops at the end of the series under way.
+        var replies = new List<PingReply>(Math.Min(count, PingsPerSeriesMax));
+        while (replies.Count < count)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            var series = Math.Min(count - replies.Count, PingsPerSeriesMax);
+            var task = await node.Loop.InvokeAsync(() => node.Node.GetService<PingService>()!.PingSeriesAsync(target, series, timeout)).ConfigureAwait(false);
+            replies.AddRange(await task.WaitAsync(cancellationToken).ConfigureAwait(false));
+        }
 
         var answered = replies.Where(r => !r.Lost).ToArray();
         var rtts = answered.Select(r => r.RoundTripTime.TotalMicroseconds).Order().ToArray();
@@ -149,8 +160,8 @@ internal static class ControlResponses
                 w.WriteNull("rttMicroseconds");
             }
 
-            w.WriteNumber("sent", replies.Length);
-            w.WriteNumber("lost", replies.Length - answered.Length);
+            w.WriteNumber("sent", replies.Count);
+            w.WriteNumber("lost", replies.Count - answered.Length);
         });
     }
 
@@ -209,9 +220,14 @@ internal static class ControlResponses
         foreach (var word in words.Skip(1))
         {
             var parts = word.Split('=', 2);
-            if (parts.Length != 2 || !double.TryParse(parts[1], NumberStyles.Float, CultureInfo.InvariantCulture, out var value) || value < 0)
+            if (parts.Length != 2 || !double.TryParse(parts[1], NumberStyles.Float, CultureInfo.InvariantCulture, out var value) || !(value >= 0))
             {
                 throw new FormatException($"'{word}' is not name=value with a non-negative number (drop, duplicate, reorder are probabilities; delay-ms is milliseconds)");
+            }
+
+            if (parts[0] == "delay-ms" && value > Cube.CubeCommand.FaultDelayMillisecondsMax)
+            {
+                throw new FormatException(string.Create(CultureInfo.InvariantCulture, $"delay-ms {parts[1]} is more than {Cube.CubeCommand.FaultDelayMillisecondsMax} milliseconds"));
             }
 
             faults = parts[0] switch

@@ -5,33 +5,74 @@ using Microsoft.Extensions.Logging;
 namespace CamCube.Cli.Nodes;
 
 /// <summary>
-/// A control socket (a node's, or the cube supervisor's): a Unix socket on which the `camcube`
-/// commands ask for status, pings, kills and stops. One request line in, one JSON line out, per
-/// connection; the handler answers and says whether the owner should stop. Bad requests get an
-/// error object; the owner is never affected.
+/// A control socket (a node's, or the cube supervisor's): a Unix socket, mode 0600, on which the
+/// `camcube` commands ask for status, pings, kills and stops. One request line in, one JSON line
+/// out, per connection; the handler answers and says whether the owner should stop. Bad requests
+/// get an error object; the owner is never affected. Like the memcached front-end, it serves at
+/// most <see cref="ConnectionsMaxDefault"/> connections at once and closes one that has not sent its
+/// line within the request timeout; a request whose asker hangs up is cancelled.
 /// </summary>
-internal sealed class ControlServer(string path, Func<string, CancellationToken, Task<(string Response, bool Stop)>> handler, ILogger logger) : IAsyncDisposable
+internal sealed class ControlServer : IAsyncDisposable
 {
     /// <summary>The longest request line accepted, in bytes.</summary>
     public const int RequestBytesMax = 1_024;
 
+    /// <summary>The most connections served at once; one past it is told so and closed.</summary>
+    public const int ConnectionsMaxDefault = 1_024;
+
+    /// <summary>How long a connection may take to send its request line before it is closed.</summary>
+    public static readonly TimeSpan RequestTimeoutDefault = TimeSpan.FromSeconds(10);
+
+    private readonly string _path;
+    private readonly Func<string, CancellationToken, Task<(string Response, bool Stop)>> _handler;
+    private readonly ILogger _logger;
+    private readonly int _connectionsMax;
+    private readonly TimeSpan _requestTimeout;
+    private readonly TimeProvider _time;
     private readonly CancellationTokenSource _stopping = new();
     private Socket? _listener;
     private Task? _acceptLoop;
+    private int _connections;
+
+    public ControlServer(
+        string path,
+        Func<string, CancellationToken, Task<(string Response, bool Stop)>> handler,
+        ILogger logger,
+        int connectionsMax = ConnectionsMaxDefault,
+        TimeSpan? requestTimeout = null,
+        TimeProvider? time = null)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(connectionsMax, 1);
+        _path = path;
+        _handler = handler;
+        _logger = logger;
+        _connectionsMax = connectionsMax;
+        _requestTimeout = requestTimeout ?? RequestTimeoutDefault;
+        _time = time ?? TimeProvider.System;
+    }
 
     /// <summary>Raised when a client asks the node to stop.</summary>
     public event Action? StopRequested;
 
+    /// <summary>Gets the number of connections being served now.</summary>
+    public int Connections => Volatile.Read(ref _connections);
+
     public void Start()
     {
-        if (File.Exists(path))
+        if (File.Exists(_path))
         {
-            File.Delete(path);
+            File.Delete(_path);
         }
 
-        Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
+        Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(_path))!);
         _listener = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
-        _listener.Bind(new UnixDomainSocketEndPoint(path));
+        _listener.Bind(new UnixDomainSocketEndPoint(_path));
+        if (!OperatingSystem.IsWindows())
+        {
+            // Whoever may connect may stop the node: the owner only, whatever the umask.
+            File.SetUnixFileMode(_path, UnixFileMode.UserRead | UnixFileMode.UserWrite);
+        }
+
         _listener.Listen(16);
         _acceptLoop = AcceptLoopAsync(_stopping.Token);
     }
@@ -46,9 +87,9 @@ internal sealed class ControlServer(string path, Func<string, CancellationToken,
         }
 
         _stopping.Dispose();
-        if (File.Exists(path))
+        if (File.Exists(_path))
         {
-            File.Delete(path);
+            File.Delete(_path);
         }
     }
 
@@ -66,8 +107,34 @@ internal sealed class ControlServer(string path, Func<string, CancellationToken,
                 return;
             }
 
+            if (Interlocked.Increment(ref _connections) > _connectionsMax)
+            {
+                Interlocked.Decrement(ref _connections);
+                Refuse(client);
+                continue;
+            }
+
             _ = ServeAsync(client, cancellationToken);
         }
+    }
+
+    private void Refuse(Socket client)
+    {
+        using (client)
+        {
+            try
+            {
+                // A short line into an empty socket buffer: this does not block the accept loop.
+                client.Blocking = false;
+                client.Send(Encoding.UTF8.GetBytes(ControlResponses.Error($"busy: {_connectionsMax} control connections are open; try again") + "\n"));
+            }
+            catch (SocketException)
+            {
+                // The client is gone already.
+            }
+        }
+
+        _logger.LogWarning("Refused a control connection: {Max} are open", _connectionsMax);
     }
 
     private async Task ServeAsync(Socket client, CancellationToken cancellationToken)
@@ -76,7 +143,13 @@ internal sealed class ControlServer(string path, Func<string, CancellationToken,
         {
             try
             {
-                var line = await ReadLineAsync(client, cancellationToken).ConfigureAwait(false);
+                string? line;
+                using (var idle = new CancellationTokenSource(_requestTimeout, _time))
+                using (var reading = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, idle.Token))
+                {
+                    line = await ReadLineAsync(client, reading.Token).ConfigureAwait(false);
+                }
+
                 var stop = false;
                 string response;
                 if (line is null)
@@ -85,10 +158,26 @@ internal sealed class ControlServer(string path, Func<string, CancellationToken,
                 }
                 else
                 {
-                    (response, stop) = await handler(line, cancellationToken).ConfigureAwait(false);
+                    using var request = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+                    var watch = CancelWhenClosedAsync(client, request);
+                    try
+                    {
+                        (response, stop) = await _handler(line, request.Token).ConfigureAwait(false);
+                    }
+                    finally
+                    {
+                        request.Cancel();
+                    }
+
+                    await watch.ConfigureAwait(false);
                 }
 
-                await client.SendAsync(Encoding.UTF8.GetBytes(response + "\n"), cancellationToken).ConfigureAwait(false);
+                // The answer goes out even while the owner stops (the answer to 'down' or 'stop'), within the request timeout.
+                using (var sending = new CancellationTokenSource(_requestTimeout, _time))
+                {
+                    await client.SendAsync(Encoding.UTF8.GetBytes(response + "\n"), sending.Token).ConfigureAwait(false);
+                }
+
                 if (stop)
                 {
                     StopRequested?.Invoke();
@@ -98,9 +187,31 @@ internal sealed class ControlServer(string path, Func<string, CancellationToken,
             catch (Exception ex)
 #pragma warning restore CA1031
             {
-                logger.LogDebug(ex, "Control client failed");
+                _logger.LogDebug(ex, "Control client failed");
+            }
+            finally
+            {
+                Interlocked.Decrement(ref _connections);
             }
         }
+    }
+
+    /// <summary>Cancels a request when its asker closes the connection (it sends nothing after its line, so a read ends only then).</summary>
+    private static async Task CancelWhenClosedAsync(Socket client, CancellationTokenSource request)
+    {
+        var buffer = new byte[1];
+        try
+        {
+            while (await client.ReceiveAsync(buffer, request.Token).ConfigureAwait(false) > 0)
+            {
+            }
+        }
+        catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
+        {
+            return;
+        }
+
+        await request.CancelAsync().ConfigureAwait(false);
     }
 
     private static async Task<string?> ReadLineAsync(Socket client, CancellationToken cancellationToken)

@@ -30,6 +30,7 @@ internal static class NodeCommand
                              (default 50, at most 1000, 0 = never): a reply that comes meanwhile wakes no thread
           --no-udp-gso       send every datagram in its own system call (by default, on Linux, a run of
                              datagrams to one neighbour leaves in one call with UDP segmentation offload)
+          --exit-with-stdin  stop when standard input closes (how `camcube cube up` ties its nodes to itself)
           --log-level        Trace, Debug, Information (default), Warning, Error
 
         Every option can also come from the environment (CAMCUBE_SHAPE, CAMCUBE_COORD, ...) or appsettings.json.
@@ -53,6 +54,9 @@ internal static class NodeCommand
             o.TimestampFormat = "HH:mm:ss.fff ";
         });
         builder.Logging.SetMinimumLevel(ParseLevel(configuration["log-level"]));
+
+        // The host logs a failed start with its whole stack trace; the one line below says it instead.
+        builder.Logging.AddFilter("Microsoft.Extensions.Hosting", LogLevel.None);
         builder.Services.AddSingleton(settings);
         builder.Services.AddHostedService<NodeHostedService>();
         builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(5));
@@ -62,9 +66,9 @@ internal static class NodeCommand
             host.Run();
             return CliApp.ExitOk;
         }
-        catch (Exception ex) when (ex is InvalidOperationException or IOException or UnauthorizedAccessException or System.Net.Sockets.SocketException or FormatException)
+        catch (Exception ex) when (ex is InvalidOperationException or IOException or UnauthorizedAccessException or System.Net.Sockets.SocketException or FormatException or InvalidDataException or ArgumentException)
         {
-            console.Error.WriteLine($"camcube node: {ex.Message}");
+            console.Error.WriteLine($"camcube node: {CliApp.FirstLine(ex.Message)}");
             return CliApp.ExitFailure;
         }
     }

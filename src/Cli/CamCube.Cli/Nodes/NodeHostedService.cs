@@ -12,6 +12,30 @@ internal sealed class NodeHostedService(NodeSettings settings, ILoggerFactory lo
     {
         _node = await CamCubeNode.StartAsync(settings, loggerFactory, cancellationToken).ConfigureAwait(false);
         _node.StopRequested += lifetime.StopApplication;
+        if (settings.ExitWithStdin)
+        {
+            _ = StopWhenStdinClosesAsync();
+        }
+    }
+
+    /// <summary>Reads standard input to its end (a supervisor writes nothing) and then stops the node: the supervisor is gone.</summary>
+    private async Task StopWhenStdinClosesAsync()
+    {
+        using var stdin = Console.OpenStandardInput();
+        var buffer = new byte[64];
+        try
+        {
+            while (await stdin.ReadAsync(buffer).ConfigureAwait(false) > 0)
+            {
+            }
+        }
+        catch (IOException)
+        {
+            // A broken pipe is the same news as its end.
+        }
+
+        loggerFactory.CreateLogger("CamCube.Node").LogWarning("Standard input closed: the supervisor is gone; stopping");
+        lifetime.StopApplication();
     }
 
     public async Task StopAsync(CancellationToken cancellationToken)

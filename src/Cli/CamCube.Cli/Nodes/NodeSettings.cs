@@ -23,6 +23,9 @@ internal sealed record NodeSettings
     /// <summary>Gets the Unix socket the node answers control commands on (status, ping, stop), or null for none.</summary>
     public string? ControlSocket { get; init; }
 
+    /// <summary>Gets whether the node stops when its standard input closes (a supervisor's pipe: the node ends with its supervisor).</summary>
+    public bool ExitWithStdin { get; init; }
+
     /// <summary>Gets the memcached front-end's endpoint, or null for none.</summary>
     public IPEndPoint? MemcachedEndPoint { get; init; }
 

@@ -19,7 +19,7 @@ internal static class NodeSettingsReader
         "--loop", "--loop-spin-us", "--udp-spin-us",
     ];
 
-    public static readonly string[] FlagOptions = ["--insecure", "--no-udp-gso"];
+    public static readonly string[] FlagOptions = ["--insecure", "--no-udp-gso", "--exit-with-stdin"];
 
     public static NodeSettings Read(IConfiguration configuration)
     {
@@ -79,6 +79,12 @@ internal static class NodeSettingsReader
             throw new UsageException($"--key-file: '{keyFile}' does not exist. {ClusterKey.HowToProvide}");
         }
 
+        var controlSocket = configuration["control-socket"];
+        if (controlSocket is not null && System.Text.Encoding.UTF8.GetByteCount(controlSocket) > Cube.CubeLayout.SocketPathBytesMax)
+        {
+            throw new UsageException($"--control-socket: '{controlSocket}' is longer than a Unix socket path may be ({Cube.CubeLayout.SocketPathBytesMax} bytes); choose a shorter path.");
+        }
+
         // Only a threaded loop spins: a spin asks for one unless --loop says otherwise.
         var spin = TimeSpan.FromMicroseconds(Int(configuration, "loop-spin-us", 0, 0, 1_000_000));
         var loop = ParseLoop(configuration["loop"] ?? (spin > TimeSpan.Zero ? "threaded" : null));
@@ -96,7 +102,8 @@ internal static class NodeSettingsReader
             Addressing = addressing,
             KeyFile = keyFile,
             Insecure = string.Equals(configuration["insecure"], "true", StringComparison.OrdinalIgnoreCase),
-            ControlSocket = configuration["control-socket"],
+            ControlSocket = controlSocket,
+            ExitWithStdin = string.Equals(configuration["exit-with-stdin"], "true", StringComparison.OrdinalIgnoreCase),
             MemcachedEndPoint = memcached,
             HeartbeatInterval = TimeSpan.FromMilliseconds(heartbeat),
             HeartbeatTimeout = TimeSpan.FromMilliseconds(timeout),

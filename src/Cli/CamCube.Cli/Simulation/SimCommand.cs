@@ -7,6 +7,9 @@ namespace CamCube.Cli.Simulation;
 /// <summary>`camcube sim`: the papers' scale, churn and cache hot-spot experiments in the packet-level simulator.</summary>
 internal static class SimCommand
 {
+    /// <summary>The longest --duration accepted, in virtual time.</summary>
+    public static readonly TimeSpan DurationMax = TimeSpan.FromHours(24);
+
     public const string Usage = """
         usage: camcube sim <all-to-all|failures|churn|hotspot> [--shape 8x8x8] [--seed N] [--duration 10s]
                            [--out results.json] [--svg figure.svg] [--churn-rate 2] [--failed-fraction 0.1]
@@ -41,6 +44,10 @@ internal static class SimCommand
 
         var seed = reader.Int("--seed", 1, int.MinValue, int.MaxValue);
         var duration = reader.Single("--duration") is { } text ? ParseDuration(text) : (TimeSpan?)null;
+
+        // The output files are opened before the run: an unwritable path is reported now, not after an hour's run.
+        using var outFile = OpenOutput(reader.Single("--out"), "--out");
+        using var svgFile = OpenOutput(reader.Single("--svg"), "--svg");
         using var progress = new ProgressBar(console.Error, enabled: !Console.IsErrorRedirected);
         object result;
         switch (reader.Positional[0])
@@ -92,16 +99,16 @@ internal static class SimCommand
 
         progress.Dispose();
         console.Out.WriteLine(result is HotSpotResult hotSpot ? HotSpotTable.Render(hotSpot) : ResultTable.Render(result));
-        if (reader.Single("--out") is { } path)
+        if (outFile is not null)
         {
-            File.WriteAllText(path, ExperimentJson.Serialize(result) + "\n");
-            console.Out.WriteLine($"JSON written to {path}");
+            outFile.Write(ExperimentJson.Serialize(result) + "\n");
+            console.Out.WriteLine($"JSON written to {reader.Single("--out")}");
         }
 
-        if (reader.Single("--svg") is { } svg)
+        if (svgFile is not null)
         {
-            File.WriteAllText(svg, result is HotSpotResult figure ? HotSpotFigure.Render(figure) : SvgFigure.Render(result));
-            console.Out.WriteLine($"figure written to {svg}");
+            svgFile.Write(result is HotSpotResult figure ? HotSpotFigure.Render(figure) : SvgFigure.Render(result));
+            console.Out.WriteLine($"figure written to {reader.Single("--svg")}");
         }
 
         return CliApp.ExitOk;
@@ -113,9 +120,32 @@ internal static class SimCommand
             : text.EndsWith('s') ? (text[..^1], 1.0)
             : text.EndsWith('m') ? (text[..^1], 60.0)
             : (text, 1.0);
-        return double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && value > 0
+        if (!double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) || !(value > 0))
+        {
+            throw new UsageException($"--duration: '{text}' is not a positive duration such as 500ms, 10s or 2m.");
+        }
+
+        return value * unit <= DurationMax.TotalSeconds
             ? TimeSpan.FromSeconds(value * unit)
-            : throw new UsageException($"--duration: '{text}' is not a positive duration such as 500ms, 10s or 2m.");
+            : throw new UsageException($"--duration: '{text}' is longer than the simulator runs ({DurationMax.TotalHours:0} hours of virtual time).");
+    }
+
+    /// <summary>Opens an output file for writing (UTF-8, no byte order mark), or says in one line why it cannot be.</summary>
+    private static StreamWriter? OpenOutput(string? path, string option)
+    {
+        if (path is null)
+        {
+            return null;
+        }
+
+        try
+        {
+            return new StreamWriter(path, append: false, new System.Text.UTF8Encoding(encoderShouldEmitUTF8Identifier: false));
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
+        {
+            throw new CommandFailedException($"{option}: cannot write '{path}': {CliApp.FirstLine(ex.Message)}");
+        }
     }
 
     private static double Double(ArgumentReader reader, string option, double defaultValue, double min, double max)

@@ -1,0 +1,28 @@
+namespace CamCube.Cli.Tests;
+
+/// <summary>The dispatcher: help, and the one line that ends a command that failed in a way nobody foresaw.</summary>
+public sealed class CliAppTests
+{
+    [Fact]
+    public void HelpForAnUnknownCommandExitsWithUsageWhenTheTopicIsBogus()
+    {
+        var (exit, output, error) = CliRunner.Run("", "help", "bogus");
+        Assert.Equal(2, exit);
+        Assert.Equal("", output);
+        Assert.Equal("camcube help: no command 'bogus'; the commands are key, cube, ping, node, compose, sim.\n", error.ReplaceLineEndings("\n"));
+    }
+
+    [Fact]
+    public void HelpForAKnownCommandPrintsItsUsageAndExitsZero()
+    {
+        var (exit, output, _) = CliRunner.Run("", "help", "cube");
+        Assert.Equal(0, exit);
+        Assert.StartsWith("usage: camcube cube", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void FirstLineDropsWhatFollowsTheFirstLineBreak()
+    {
+        Assert.Equal("Value out of range.", CliApp.FirstLine("Value out of range. \nParameter name: x\n   at Foo()"));
+    }
+}

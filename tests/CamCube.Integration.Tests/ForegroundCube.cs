@@ -1,0 +1,85 @@
+using System.Diagnostics;
+using System.Globalization;
+
+namespace CamCube.Integration.Tests;
+
+/// <summary>`camcube cube up` in the foreground as a child process, its output collected, for the tests of signals.</summary>
+internal sealed class ForegroundCube : IDisposable
+{
+    private readonly List<string> _lines = [];
+    private readonly TaskCompletionSource _up = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    private ForegroundCube(Process process) => Process = process;
+
+    public Process Process { get; }
+
+    /// <summary>Gets the lines written to standard output so far.</summary>
+    public string[] Lines
+    {
+        get
+        {
+            lock (_lines)
+            {
+                return [.. _lines];
+            }
+        }
+    }
+
+    /// <summary>Starts `camcube &lt;args&gt;` with its state in <paramref name="stateDirectory"/> and waits until it says the cube is up.</summary>
+    public static async Task<ForegroundCube> StartAsync(string stateDirectory, IEnumerable<string> args)
+    {
+        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true, UseShellExecute = false };
+        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "camcube.dll"));
+        foreach (var arg in args)
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        start.Environment["CAMCUBE_STATE_DIR"] = stateDirectory;
+        var cube = new ForegroundCube(Process.Start(start)!);
+        cube.Process.OutputDataReceived += (_, e) => cube.Collect(e.Data);
+        cube.Process.BeginOutputReadLine();
+        cube.Process.BeginErrorReadLine();
+        await cube._up.Task.WaitAsync(TimeSpan.FromMinutes(2));
+        return cube;
+    }
+
+    /// <summary>Sends a signal (INT, HUP, ...) and waits for the process to exit.</summary>
+    public async Task SignalAndWaitAsync(string signal)
+    {
+        using (var kill = Process.Start("kill", ["-" + signal, Process.Id.ToString(CultureInfo.InvariantCulture)]))
+        {
+            await kill.WaitForExitAsync();
+        }
+
+        await Process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
+    }
+
+    public void Dispose()
+    {
+        if (!Process.HasExited)
+        {
+            Process.Kill(entireProcessTree: true);
+        }
+
+        Process.Dispose();
+    }
+
+    private void Collect(string? line)
+    {
+        if (line is null)
+        {
+            return;
+        }
+
+        lock (_lines)
+        {
+            _lines.Add(line);
+        }
+
+        if (line.StartsWith("The cube is up", StringComparison.Ordinal))
+        {
+            _up.TrySetResult();
+        }
+    }
+}
