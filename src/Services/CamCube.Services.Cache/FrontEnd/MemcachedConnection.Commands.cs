@@ -9,38 +9,36 @@ internal sealed partial class MemcachedConnection
     private const long RelativeExpirationMaxSeconds = 60 * 60 * 24 * 30;
 
     /// <summary>Runs the command in the first <paramref name="length"/> bytes of the line buffer; returns the data bytes it consumed after the line, <see cref="NeedMoreInput"/> or <see cref="CloseConnection"/>.</summary>
+    /// <remarks>
+    /// Each command checks its argument count, then takes noreply, then the rest, in memcached's
+    /// order (proto_text.c), so the same malformed line gets the same answer: a wrong count is
+    /// <c>ERROR</c> even with noreply, any later error is silenced by it.
+    /// </remarks>
     private long Execute(int length, ReadOnlySequence<byte> rest)
     {
         var count = Tokenize(length);
-        _noReply = count > 1 && Token(count - 1).SequenceEqual("noreply"u8);
-        if (count <= 0)
+        _noReply = false;
+        if (!_lineComplete)
         {
-            WriteError(count < 0 ? "CLIENT_ERROR bad command line format\r\n"u8 : "ERROR\r\n"u8);
+            // Only a get may be longer than the line buffer; memcached closes on anything else that long.
+            return count > 0 && IsGet(Token(0)) ? StartGet(count) : CloseConnection;
+        }
+
+        if (count == 0)
+        {
+            WriteError("ERROR\r\n"u8);
             return 0;
         }
 
         var name = Token(0);
-        if (name.SequenceEqual("get"u8) || name.SequenceEqual("gets"u8))
+        if (IsGet(name))
         {
-            Get(count, first: 1, expiration: null, withCas: name.Length == 4);
-            return 0;
+            return StartGet(count);
         }
 
         if (name.SequenceEqual("set"u8))
         {
             return Store(CacheOperation.Set, count, rest);
-        }
-
-        if (name.SequenceEqual("gat"u8) || name.SequenceEqual("gats"u8))
-        {
-            if (count < 3 || !TryParse(Token(1), out long exptime))
-            {
-                WriteError("CLIENT_ERROR bad command line format\r\n"u8);
-                return 0;
-            }
-
-            Get(count, first: 2, RelativeExpiration(exptime), withCas: name.Length == 4);
-            return 0;
         }
 
         var operation = StorageOperation(name);
@@ -73,7 +71,7 @@ internal sealed partial class MemcachedConnection
         }
         else if (name.SequenceEqual("verbosity"u8))
         {
-            Reply(count is 2 or 3 ? "OK\r\n"u8 : "ERROR\r\n"u8);
+            Verbosity(count);
         }
         else if (name.SequenceEqual("stats"u8))
         {
@@ -81,6 +79,11 @@ internal sealed partial class MemcachedConnection
         }
         else if (name.SequenceEqual("quit"u8))
         {
+            return CloseConnection;
+        }
+        else if (Token(count - 1).StartsWith("HTTP/"u8))
+        {
+            // Someone speaks HTTP to the cache: memcached closes without a word.
             return CloseConnection;
         }
         else
@@ -91,6 +94,12 @@ internal sealed partial class MemcachedConnection
         return 0;
     }
 
+    private static bool IsGet(ReadOnlySpan<byte> name) =>
+        name.SequenceEqual("get"u8) || name.SequenceEqual("gets"u8) || name.SequenceEqual("gat"u8) || name.SequenceEqual("gats"u8);
+
+    /// <summary>memcached's set_noreply_maybe: the last argument says noreply, whatever the count.</summary>
+    private void TakeNoReply(int count) => _noReply = Token(count - 1).SequenceEqual("noreply"u8);
+
     private static CacheOperation StorageOperation(ReadOnlySpan<byte> name) =>
         name.SequenceEqual("add"u8) ? CacheOperation.Add
         : name.SequenceEqual("replace"u8) ? CacheOperation.Replace
@@ -99,12 +108,13 @@ internal sealed partial class MemcachedConnection
         : name.SequenceEqual("cas"u8) ? CacheOperation.Cas
         : 0;
 
-    /// <summary>Splits the line at spaces; returns the token count, or -1 if there are more than the buffer holds.</summary>
+    /// <summary>Splits the line at spaces; returns the token count. Stops when the token buffer is full, leaving the rest of the line (<see cref="_tokensTruncated"/>): a get takes its keys in such batches.</summary>
     private int Tokenize(int length)
     {
         var line = _line.AsSpan(0, length);
         var count = 0;
         var i = 0;
+        _tokensTruncated = false;
         while (i < line.Length)
         {
             while (i < line.Length && line[i] == (byte)' ')
@@ -117,15 +127,16 @@ internal sealed partial class MemcachedConnection
                 break;
             }
 
+            if (count == _tokens.Length)
+            {
+                _tokensTruncated = true;
+                break;
+            }
+
             var start = i;
             while (i < line.Length && line[i] != (byte)' ')
             {
                 i++;
-            }
-
-            if (count == _tokens.Length)
-            {
-                return -1;
             }
 
             _tokens[count++] = new Range(start, i);
@@ -137,14 +148,15 @@ internal sealed partial class MemcachedConnection
     private long Store(CacheOperation operation, int count, ReadOnlySequence<byte> rest)
     {
         var argumentCount = operation == CacheOperation.Cas ? 6 : 5;
-        if ((count != argumentCount && count != argumentCount + 1) || (count == argumentCount + 1 && !_noReply))
+        if (count != argumentCount && count != argumentCount + 1)
         {
             WriteError("ERROR\r\n"u8);
             return 0;
         }
 
+        TakeNoReply(count);
         ulong cas = 0;
-        if (!TryParse(Token(2), out uint flags) || !TryParse(Token(3), out long exptime) || !TryParse(Token(4), out long bytes)
+        if (!TryParse(Token(2), out uint flags) || !TryParse(Token(3), out int exptime) || !TryParse(Token(4), out long bytes)
             || bytes < 0 || bytes > int.MaxValue - 2 || (operation == CacheOperation.Cas && !TryParse(Token(5), out cas)))
         {
             WriteError("CLIENT_ERROR bad command line format\r\n"u8);
@@ -159,10 +171,14 @@ internal sealed partial class MemcachedConnection
 
         if (bytes > _service.Options.ItemSizeMaxBytes)
         {
-            // memcached answers at once and swallows the value; the old item is gone.
+            // memcached answers at once and swallows the value; a set's old item is gone.
             WriteError("SERVER_ERROR object too large for cache\r\n"u8);
             _swallowLeft = bytes + 2;
-            _ = _service.ExecuteAsync(new CacheRequest { Operation = CacheOperation.Delete, Key = Token(1).ToArray() });
+            if (operation == CacheOperation.Set)
+            {
+                _ = _service.ExecuteAsync(new CacheRequest { Operation = CacheOperation.Delete, Key = Token(1).ToArray() });
+            }
+
             return 0;
         }
 
@@ -194,12 +210,22 @@ internal sealed partial class MemcachedConnection
 
     private void Delete(int count)
     {
-        // memcached accepts "delete <key> 0" from old clients, and nothing else after the key but noreply.
-        var plain = count - (_noReply ? 1 : 0);
-        if (plain is < 2 or > 3 || (plain == 3 && !Token(2).SequenceEqual("0"u8)))
+        if (count is < 2 or > 4)
         {
-            WriteError("CLIENT_ERROR bad command line format.  Usage: delete <key> [noreply]\r\n"u8);
+            WriteError("ERROR\r\n"u8);
             return;
+        }
+
+        if (count > 2)
+        {
+            // memcached accepts "delete <key> 0" from old clients, and nothing else after the key but noreply.
+            var holdIsZero = Token(2).SequenceEqual("0"u8);
+            TakeNoReply(count);
+            if (!(count == 3 ? holdIsZero || _noReply : holdIsZero && _noReply))
+            {
+                WriteError("CLIENT_ERROR bad command line format.  Usage: delete <key> [noreply]\r\n"u8);
+                return;
+            }
         }
 
         if (_service.TryDeleteLocally(Token(1), out var status))
@@ -213,9 +239,16 @@ internal sealed partial class MemcachedConnection
 
     private void Increment(int count, bool increment)
     {
-        if (count - (_noReply ? 1 : 0) != 3)
+        if (count is not (3 or 4))
         {
             WriteError("ERROR\r\n"u8);
+            return;
+        }
+
+        TakeNoReply(count);
+        if (!CacheKeys.IsValid(Token(1)))
+        {
+            WriteError("CLIENT_ERROR bad command line format\r\n"u8);
             return;
         }
 
@@ -230,13 +263,20 @@ internal sealed partial class MemcachedConnection
 
     private void Touch(int count)
     {
-        if (count - (_noReply ? 1 : 0) != 3)
+        if (count is not (3 or 4))
         {
             WriteError("ERROR\r\n"u8);
             return;
         }
 
-        if (!TryParse(Token(2), out long exptime))
+        TakeNoReply(count);
+        if (!CacheKeys.IsValid(Token(1)))
+        {
+            WriteError("CLIENT_ERROR bad command line format\r\n"u8);
+            return;
+        }
+
+        if (!TryParse(Token(2), out int exptime))
         {
             WriteError("CLIENT_ERROR invalid exptime argument\r\n"u8);
             return;
@@ -247,17 +287,36 @@ internal sealed partial class MemcachedConnection
 
     private void FlushAll(int count)
     {
-        var plain = count - (_noReply ? 1 : 0);
-        long delay = 0;
-        if (plain > 2 || (plain == 2 && (!TryParse(Token(1), out delay) || delay < 0)))
+        if (count > 3)
         {
-            WriteError("CLIENT_ERROR bad command line format\r\n"u8);
+            WriteError("ERROR\r\n"u8);
             return;
         }
 
-        var relative = delay == 0 ? 0 : Math.Max(1, RelativeExpiration(delay));
+        TakeNoReply(count);
+        var delay = 0;
+        if (count != (_noReply ? 2 : 1) && !TryParse(Token(1), out delay))
+        {
+            WriteError("CLIENT_ERROR invalid exptime argument\r\n"u8);
+            return;
+        }
+
+        // As in memcached, a delay of zero or less flushes now.
+        var relative = delay <= 0 ? 0 : Math.Max(1, RelativeExpiration(delay));
         Issue(answersAreValues: false).PrepareFlush(relative);
         SendIssued();
+    }
+
+    private void Verbosity(int count)
+    {
+        if (count is not (2 or 3))
+        {
+            WriteError("ERROR\r\n"u8);
+            return;
+        }
+
+        TakeNoReply(count);
+        Reply(TryParse(Token(1), out uint _) ? "OK\r\n"u8 : "CLIENT_ERROR bad command line format\r\n"u8);
     }
 
     /// <summary>Sends the command's key (token 1) through the loop; a bad key is answered by the service (CLIENT_ERROR).</summary>

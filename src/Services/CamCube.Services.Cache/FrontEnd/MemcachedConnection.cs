@@ -12,7 +12,8 @@ namespace CamCube.Services.Cache.FrontEnd;
 /// pipelined commands, when input runs dry. A command whose key is rooted here runs on this
 /// thread (<see cref="CacheService.TryGetLocally"/>); others go through the node's loop in the
 /// connection's own <see cref="ReusableRequest"/>s, awaited here, so neither path allocates per request.
-/// A line is copied into a per-connection buffer of <see cref="MemcachedFrontEndOptions.LineLengthMax"/> bytes.
+/// A line is copied into a per-connection buffer of <see cref="MemcachedFrontEndOptions.LineLengthMax"/> bytes;
+/// a longer get line is answered piece by piece (MemcachedConnection.Get), anything else that long closes the connection.
 /// </summary>
 internal sealed partial class MemcachedConnection : IDisposable, ICacheValueSink
 {
@@ -33,8 +34,14 @@ internal sealed partial class MemcachedConnection : IDisposable, ICacheValueSink
     private readonly ReusableRequest?[] _requests;
     private readonly TaskCompletionSource _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private long _swallowLeft;
+    private bool _lineComplete;
+    private int _lineUsed;
+    private bool _skipLine;
     private bool _noReply;
     private bool _withCas;
+    private bool _tokensTruncated;
+    private bool _getContinues;
+    private int? _getExpiration;
     private int _issued;
     private bool _answersAreValues;
     private volatile bool _closing;
@@ -144,40 +151,30 @@ internal sealed partial class MemcachedConnection : IDisposable, ICacheValueSink
             var close = false;
             while (!close)
             {
-                if (_swallowLeft > 0)
+                if (!SkipInput(ref buffer))
                 {
-                    // The rest of a value the front-end refused (too large): skip it as it arrives.
-                    var skip = Math.Min(_swallowLeft, buffer.Length);
-                    buffer = buffer.Slice(skip);
-                    _swallowLeft -= skip;
-                    if (_swallowLeft > 0)
-                    {
-                        break;
-                    }
+                    break;
                 }
 
-                var end = buffer.PositionOf((byte)'\n');
-                if (end is null || buffer.Slice(0, end.Value).Length > _line.Length)
+                if (!_getContinues && !buffer.IsEmpty && buffer.FirstSpan[0] == BinaryProtocol.RequestMagic)
                 {
-                    if (buffer.Length > _line.Length)
+                    // A binary-protocol client: answer its first request as memcached answers an unknown command, then close.
+                    if (buffer.Length >= BinaryProtocol.HeaderBytes)
                     {
-                        WriteError("CLIENT_ERROR line too long\r\n"u8);
+                        BinaryProtocol.WriteUnknownCommand(buffer.Slice(0, BinaryProtocol.HeaderBytes), _writer);
                         close = true;
                     }
 
                     break;
                 }
 
-                var line = buffer.Slice(0, end.Value);
-                line.CopyTo(_line);
-                var length = (int)line.Length;
-                if (length > 0 && _line[length - 1] == (byte)'\r')
+                if (!TryTakeLine(buffer, out var length, out var rest))
                 {
-                    length--;
+                    break;
                 }
 
-                var rest = buffer.Slice(buffer.GetPosition(1, end.Value));
-                var outcome = Execute(length, rest);
+                _lineUsed = length;
+                var outcome = _getContinues ? ContinueGet(length) : Execute(length, rest);
 
                 // Requests through the loop are awaited here, in the connection's one long-lived
                 // method, so awaiting allocates nothing; the data they borrow stays unconsumed until then.
@@ -193,7 +190,9 @@ internal sealed partial class MemcachedConnection : IDisposable, ICacheValueSink
                 }
 
                 close = outcome == CloseConnection;
-                buffer = close ? rest : rest.Slice(outcome);
+                buffer = close ? rest
+                    : _getContinues || _skipLine ? buffer.Slice(_lineUsed) // the rest of a long get line
+                    : rest.Slice(outcome);
                 if (_writer.UnflushedBytes > _options.ReplyFlushThresholdBytes)
                 {
                     await _writer.FlushAsync().ConfigureAwait(false);
@@ -211,6 +210,76 @@ internal sealed partial class MemcachedConnection : IDisposable, ICacheValueSink
                 return;
             }
         }
+    }
+
+    /// <summary>Skips what the connection decided not to read: a refused value, the rest of a failed get line; false if that takes all of <paramref name="buffer"/>.</summary>
+    private bool SkipInput(ref ReadOnlySequence<byte> buffer)
+    {
+        if (_swallowLeft > 0)
+        {
+            // The rest of a value the front-end refused (too large): skip it as it arrives.
+            var skip = Math.Min(_swallowLeft, buffer.Length);
+            buffer = buffer.Slice(skip);
+            _swallowLeft -= skip;
+            if (_swallowLeft > 0)
+            {
+                return false;
+            }
+        }
+
+        if (_skipLine)
+        {
+            var end = buffer.PositionOf((byte)'\n');
+            if (end is null)
+            {
+                buffer = buffer.Slice(buffer.End);
+                return false;
+            }
+
+            buffer = buffer.Slice(buffer.GetPosition(1, end.Value));
+            _skipLine = false;
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// Copies the next command line into the line buffer, without its terminator; <paramref name="rest"/>
+    /// is what follows it. A line longer than the buffer is taken up to its last space within the
+    /// buffer (<see cref="_lineComplete"/> false): a get's keys stream through in such pieces, as
+    /// memcached takes get lines of any length, and any other command is refused. False if the line
+    /// is not all here yet.
+    /// </summary>
+    private bool TryTakeLine(in ReadOnlySequence<byte> buffer, out int length, out ReadOnlySequence<byte> rest)
+    {
+        var end = buffer.PositionOf((byte)'\n');
+        if (end is not null && buffer.Slice(0, end.Value).Length <= _line.Length)
+        {
+            var line = buffer.Slice(0, end.Value);
+            line.CopyTo(_line);
+            length = (int)line.Length;
+            if (length > 0 && _line[length - 1] == (byte)'\r')
+            {
+                length--;
+            }
+
+            rest = buffer.Slice(buffer.GetPosition(1, end.Value));
+            _lineComplete = true;
+            return true;
+        }
+
+        if (buffer.Length <= _line.Length)
+        {
+            length = 0;
+            rest = default;
+            return false;
+        }
+
+        buffer.Slice(0, _line.Length).CopyTo(_line);
+        length = Math.Max(0, _line.AsSpan().LastIndexOf((byte)' '));
+        rest = buffer.Slice(length);
+        _lineComplete = false;
+        return true;
     }
 
     private ReadOnlySpan<byte> Token(int index) => _line.AsSpan()[_tokens[index]];
@@ -233,13 +302,16 @@ internal sealed partial class MemcachedConnection : IDisposable, ICacheValueSink
         }
     }
 
-    /// <summary>Writes an error reply; errors are sent even under noreply so a client never waits blind.</summary>
-    private void WriteError(ReadOnlySpan<byte> line) => Write(line);
+    /// <summary>Writes an error reply, unless the command said noreply: memcached silences errors too once it has seen noreply.</summary>
+    private void WriteError(ReadOnlySpan<byte> line) => Reply(line);
 
     private static bool TryParse(ReadOnlySpan<byte> text, out ulong value) =>
         Utf8Parser.TryParse(text, out value, out var consumed) && consumed == text.Length;
 
     private static bool TryParse(ReadOnlySpan<byte> text, out long value) =>
+        Utf8Parser.TryParse(text, out value, out var consumed) && consumed == text.Length;
+
+    private static bool TryParse(ReadOnlySpan<byte> text, out int value) =>
         Utf8Parser.TryParse(text, out value, out var consumed) && consumed == text.Length;
 
     private static bool TryParse(ReadOnlySpan<byte> text, out uint value) =>

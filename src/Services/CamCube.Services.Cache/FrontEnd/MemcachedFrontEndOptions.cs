@@ -14,10 +14,15 @@ public sealed class MemcachedFrontEndOptions
     /// <summary>Gets or sets how many clients may be connected at once; one more is told <c>SERVER_ERROR Too many open connections</c> and closed. Default 1,024.</summary>
     public int ConnectionsMax { get; set; } = 1024;
 
-    /// <summary>Gets or sets the longest command line, in bytes; a longer one gets <c>CLIENT_ERROR line too long</c> and the connection closes. Default 4,096.</summary>
+    /// <summary>
+    /// Gets or sets the longest command line, in bytes, and so the line buffer of each connection. A
+    /// get line may be longer: its keys are answered in batches as they arrive, as memcached answers a
+    /// get of any length. Any other command longer than this closes the connection without a reply, as
+    /// memcached does. Default 4,096.
+    /// </summary>
     public int LineLengthMax { get; set; } = 4096;
 
-    /// <summary>Gets or sets how many keys one get may name. Default 128.</summary>
+    /// <summary>Gets or sets how many keys of a get a connection looks up at once; a get naming more is answered in batches of this many. Default 128.</summary>
     public int KeysPerGetMax { get; set; } = 128;
 
     /// <summary>Gets or sets the buffered reply bytes after which a connection flushes before reading on. Default 64 KiB.</summary>
