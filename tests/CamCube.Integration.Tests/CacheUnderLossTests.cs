@@ -62,6 +62,41 @@ public sealed class CacheUnderLossTests(CubeFixture cube)
         }
     }
 
+    [Fact]
+    public void EveryFrontEndReadsEachNewValueRightAfterItsSetIsAcknowledged()
+    {
+        // Defect 2: set through the front-end of the key's root, then get through every front-end, 150 times.
+        const string key = "hs1";
+        var clients = Enumerable.Range(0, (int)CubeFixture.Shape.ServerCount).Select(i => new MemcachedTextClient(cube.MemcachedPort(CubeFixture.Shape.CoordinateAt(i)))).ToArray();
+        try
+        {
+            var rootIndex = (int)CubeFixture.Shape.IndexOf(KeySpace.For(CubeFixture.Shape).GetServersForKey(Key.Hash("hs1"u8), 1)[0]);
+            var stale = new List<string>();
+            for (var round = 0; round < 150; round++)
+            {
+                var value = string.Create(CultureInfo.InvariantCulture, $"v{round}");
+                Assert.Equal("STORED", clients[rootIndex].Command($"set {key} 0 0 {value.Length}", value));
+                for (var i = 0; i < clients.Length; i++)
+                {
+                    var read = clients[i].Get("get", key)?.Data;
+                    if (read != value)
+                    {
+                        stale.Add(string.Create(CultureInfo.InvariantCulture, $"round {round}: front-end {i} read '{read ?? "(miss)"}'"));
+                    }
+                }
+            }
+
+            Assert.True(stale.Count == 0, string.Join("\n", stale.Take(20)));
+        }
+        finally
+        {
+            foreach (var client in clients)
+            {
+                client.Dispose();
+            }
+        }
+    }
+
     private static void AssertEveryFrontEndReads(MemcachedTextClient[] clients, string[] keys, string expected)
     {
         for (var i = 0; i < clients.Length; i++)
