@@ -72,7 +72,9 @@ for t in $run; do
   done
   echo "== fuzzing $t for ${seconds} s (instrumented: $(assemblies "$t" | tr '\n' ' '))"
   set +e
-  afl-fuzz -i "$here/corpus/$t" -o "$dir/findings" -t 20000 -m none -V "$seconds" \
+  dictionary=()
+  [ -f "$here/dictionaries/$t.dict" ] && dictionary=(-x "$here/dictionaries/$t.dict")
+  afl-fuzz -i "$here/corpus/$t" -o "$dir/findings" -t 20000 -m none -V "$seconds" "${dictionary[@]}" \
     -- dotnet "$dir/bin/CamCube.Fuzz.dll" "$t" >"$dir/afl.log" 2>&1
   status=$?
   set -e

@@ -42,7 +42,7 @@ public sealed class CacheMessageTarget : IFuzzTarget
             cube.Deliver(server, link, frame);
         }
 
-        cube.Settle(Name, TimeSpan.FromSeconds(10));
+        cube.Settle(Name, FrameCube.SettleTime);
     }
 
     /// <summary>The seeds: each message type as the cache writes it, a value in two fragments, and broken lengths.</summary>

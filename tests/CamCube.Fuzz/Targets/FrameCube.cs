@@ -1,3 +1,5 @@
+using CamCube.Runtime;
+using CamCube.Runtime.Routing;
 using CamCube.Services;
 using CamCube.Services.Cache;
 using CamCube.Services.Diagnostics;
@@ -7,7 +9,7 @@ using CamCube.Transport;
 namespace CamCube.Fuzz.Targets;
 
 /// <summary>
-/// A fresh 3x3x3 cube in virtual time with the services a `camcube node` runs (ping, key probe,
+/// A fresh 3x3x2 cube in virtual time (axes of 3 and an axis of 2, whose two links lead to one neighbour) with the services a `camcube node` runs (ping, key probe,
 /// link benchmark, cache), into whose nodes the packet targets hand frames as their transports
 /// would. A frame a node drops as malformed, unknown or unroutable is the documented rejection;
 /// a service or routing function that throws for it, or an exception a node logs, is a finding.
@@ -16,12 +18,13 @@ namespace CamCube.Fuzz.Targets;
 internal sealed class FrameCube
 #pragma warning restore CA1001
 {
-    private static readonly TorusShape s_shape = new(3, 3, 3);
+    private static readonly TorusShape s_shape = new(3, 3, 2);
     private readonly ExceptionLog _log = new();
     private readonly InMemoryCube _cube;
 
     public FrameCube()
     {
+        var routing = new RoutingComputationCache(s_shape);
         _cube = InMemoryCube.Start(
             s_shape,
             n =>
@@ -31,8 +34,18 @@ internal sealed class FrameCube
                 n.Register(new LinkBenchmarkService());
                 n.Register(new CacheService());
             },
-            new InMemoryCubeOptions { LoggerFactory = _log });
+            new InMemoryCubeOptions
+            {
+                LoggerFactory = _log,
+
+                // Slow heartbeats and one routing computation for all nodes: the cube starts and
+                // settles in fewer events, so the fuzzer runs more inputs.
+                NodeOptions = () => new NodeOptions { PublishMetrics = false, HeartbeatInterval = TimeSpan.FromSeconds(1), HeartbeatTimeout = TimeSpan.FromSeconds(4), RoutingComputations = routing },
+            });
     }
+
+    /// <summary>How long the cube runs on after the last frame: past a cache request's time-out (5 s) and the sweep after it.</summary>
+    public static readonly TimeSpan SettleTime = TimeSpan.FromSeconds(6);
 
     public static TorusShape Shape => s_shape;
 

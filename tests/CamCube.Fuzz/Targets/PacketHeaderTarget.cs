@@ -27,7 +27,7 @@ public sealed class PacketHeaderTarget : IFuzzTarget
             cube.Deliver(server, link, body);
         }
 
-        cube.Settle(Name, TimeSpan.FromSeconds(10));
+        cube.Settle(Name, FrameCube.SettleTime);
     }
 
     /// <summary>Makes a frame with a v1 header for <paramref name="serviceId"/> and <paramref name="payload"/>.</summary>
@@ -44,19 +44,19 @@ public sealed class PacketHeaderTarget : IFuzzTarget
     /// <summary>The seeds: frames for each service and kind, and broken headers.</summary>
     public static IEnumerable<(string Target, string Name, byte[] Bytes)> Seeds()
     {
-        // Control byte: node index << 3 | link. Node 13 is (1,1,1); its -x neighbour (0,1,1) sends on +x.
-        const byte Centre = 13 << 3;
-        var from = new Coordinate(0, 1, 1);
+        // Control byte: node index << 3 | link. (1,1,1) receives from its -x neighbour (0,1,1).
         var centre = new Coordinate(1, 1, 1);
-        var far = new Coordinate(2, 2, 2);
-        yield return ("packet", "to-server-cache", InputRecords.Join((Centre | (byte)LinkDirection.MinusX, Frame(CacheService.ServiceId, DestinationKind.Server, from, far, new byte[60]))));
-        yield return ("packet", "to-key", InputRecords.Join((Centre | (byte)LinkDirection.MinusX, Frame(CacheService.ServiceId, DestinationKind.Key, from, far, new byte[60], w: 7))));
-        yield return ("packet", "neighbour-frame", InputRecords.Join((Centre | (byte)LinkDirection.MinusX, Frame(0x0001, DestinationKind.Neighbor, from, centre, [0, 0, 0, 1]))));
-        yield return ("packet", "unknown-service", InputRecords.Join((Centre, Frame(0x7777, DestinationKind.Server, from, centre, [1]))));
-        yield return ("packet", "ping-like", InputRecords.Join((Centre, Frame(CamCube.Services.Diagnostics.PingService.ServiceId, DestinationKind.Server, from, far, new byte[16]))));
+        var centreControl = (byte)(FrameCube.Shape.IndexOf(centre) << 3);
+        var from = new Coordinate(0, 1, 1);
+        var far = new Coordinate(2, 2, 0);
+        yield return ("packet", "to-server-cache", InputRecords.Join(((byte)(centreControl | (byte)LinkDirection.MinusX), Frame(CacheService.ServiceId, DestinationKind.Server, from, far, new byte[60]))));
+        yield return ("packet", "to-key", InputRecords.Join(((byte)(centreControl | (byte)LinkDirection.MinusX), Frame(CacheService.ServiceId, DestinationKind.Key, from, far, new byte[60], w: 7))));
+        yield return ("packet", "neighbour-frame", InputRecords.Join(((byte)(centreControl | (byte)LinkDirection.MinusX), Frame(0x0001, DestinationKind.Neighbor, from, centre, [0, 0, 0, 1]))));
+        yield return ("packet", "unknown-service", InputRecords.Join((centreControl, Frame(0x7777, DestinationKind.Server, from, centre, [1]))));
+        yield return ("packet", "ping-like", InputRecords.Join((centreControl, Frame(CamCube.Services.Diagnostics.PingService.ServiceId, DestinationKind.Server, from, far, new byte[16]))));
         var badLength = Frame(CacheService.ServiceId, DestinationKind.Server, from, far, new byte[8]);
         badLength[PacketHeader.PayloadLengthOffset + 1] = 200;
-        yield return ("packet", "length-mismatch", InputRecords.Join((Centre, badLength)));
-        yield return ("packet", "short", InputRecords.Join((Centre, [0, 0x20, 1, 1])));
+        yield return ("packet", "length-mismatch", InputRecords.Join((centreControl, badLength)));
+        yield return ("packet", "short", InputRecords.Join((centreControl, [0, 0x20, 1, 1])));
     }
 }

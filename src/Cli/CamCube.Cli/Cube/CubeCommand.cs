@@ -47,18 +47,6 @@ internal static partial class CubeCommand
         };
     }
 
-    private static int Up(string[] args, CliConsole console)
-    {
-        var (options, reader) = ReadUp(args);
-        var layout = CubeLayout.Default(reader.Single("--state-dir"));
-        if (reader.Flag("--detach") && !reader.Flag("--supervise"))
-        {
-            return Detach(args, layout, console);
-        }
-
-        return RunSupervisor(options with { Instance = reader.Single("--instance") }, layout, console, live: !reader.Flag("--supervise")).GetAwaiter().GetResult();
-    }
-
     /// <summary>Reads `cube up`'s arguments into the cube's options; the reader keeps the flags, the state directory and the instance.</summary>
     /// <exception cref="UsageException">An argument is unknown, repeated, malformed or out of range.</exception>
     internal static (CubeOptions Options, ArgumentReader Reader) ReadUp(IReadOnlyList<string> args)
@@ -86,6 +74,19 @@ internal static partial class CubeCommand
             TimeoutMilliseconds = reader.Int("--timeout-ms", heartbeat * 7 / 2, heartbeat + 1, 600_000),
         };
         return (options, reader);
+    }
+
+    private static int Up(string[] args, CliConsole console)
+    {
+        var (options, reader) = ReadUp(args);
+        var shape = options.Shape;
+        var layout = CubeLayout.Default(reader.Single("--state-dir"));
+        if (reader.Flag("--detach") && !reader.Flag("--supervise"))
+        {
+            return Detach(args, layout, console);
+        }
+
+        return RunSupervisor(options with { Instance = reader.Single("--instance") }, layout, console, live: !reader.Flag("--supervise")).GetAwaiter().GetResult();
     }
 
     private static async Task<int> RunSupervisor(CubeOptions options, CubeLayout layout, CliConsole console, bool live)
