@@ -42,6 +42,18 @@ internal sealed class FragmentAssembler(long bytesMax)
             _partials.Add(id, partial);
             BytesHeld += total;
         }
+        else if (partial.Buffer.Length != total)
+        {
+            // Another value under the same id: it would not fit the buffer.
+            Dropped++;
+            return null;
+        }
+
+        if (!partial.Offsets.Add(offset))
+        {
+            // A duplicate (a resent or duplicated packet): counting it twice would finish the value with a hole.
+            return null;
+        }
 
         chunk.CopyTo(partial.Buffer.AsSpan(offset));
         partial.Received += chunk.Length;
@@ -87,5 +99,8 @@ internal sealed class FragmentAssembler(long bytesMax)
         public long StartedAt { get; } = startedAt;
 
         public int Received { get; set; }
+
+        /// <summary>Gets where the fragments received so far start.</summary>
+        public HashSet<int> Offsets { get; } = [];
     }
 }
