@@ -32,6 +32,16 @@ public sealed class NodeSettingsReaderTests
         Assert.Contains("--" + option, ex.Message, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData("")]
+    [InlineData("  ")]
+    public void BlankPeersAreRefusedWithAUsageErrorWhenGiven(string peers)
+    {
+        // Found by the fuzzer (tests/CamCube.Fuzz/corpus/node-settings/found-empty-peers): it threw ArgumentException.
+        var ex = Assert.Throws<UsageException>(() => NodeSettingsReader.Read(Configuration(("peers", peers))));
+        Assert.StartsWith("--peers: empty;", ex.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void AControlSocketPathTooLongToBindIsRefusedByName()
     {

@@ -25,6 +25,22 @@ public class ExtendedRoutingTests
     }
 
     [Fact]
+    public void PacketIsDroppedAsMalformedWhenFReturnsAKeyCoordinateOutsideTheTorus()
+    {
+        // Found by the fuzzer (tests/CamCube.Fuzz/corpus/cache/found-f-target-outside-torus): F
+        // computes its targets from bytes a sender chose, so a target may lie outside the torus.
+        var cube = InMemoryCube.Start(new TorusShape(3, 3, 3), n => n.Register(new ChainService()));
+        var source = cube[new Coordinate(0, 0, 0)].GetService<ChainService>()!;
+        Assert.Equal(RouteStatus.Queued, source.Send(1, K(1, 0, 0), K(9, 0, 0)));
+        cube.RunUntilIdle();
+
+        var hop = cube[new Coordinate(1, 0, 0)];
+        Assert.Equal(1, hop.Counters.Dropped(DropReason.Malformed));
+        Assert.Equal(0, hop.Counters.Dropped(DropReason.ServiceFault));
+        Assert.Empty(cube.LiveNodes.SelectMany(n => n.GetService<ChainService>()!.Arrivals));
+    }
+
+    [Fact]
     public void FailedServerOnTheChainIsReplacedByItsKeysNewOwnerWhereFIsEvaluated()
     {
         var shape = new TorusShape(4, 4, 4);

@@ -42,10 +42,16 @@ internal sealed class FragmentAssembler(long bytesMax)
             _partials.Add(id, partial);
             BytesHeld += total;
         }
-
-        if (total != partial.Buffer.Length || !partial.Fragments.TryAdd(offset, chunk.Length, total))
+        else if (partial.Buffer.Length != total)
         {
-            // A duplicate, or a fragment of another value under the same id: counted once, never mixed in.
+            // Another value under the same id: it would not fit the buffer.
+            Dropped++;
+            return null;
+        }
+
+        if (!partial.Fragments.TryAdd(offset, chunk.Length, total))
+        {
+            // A duplicate (a resent or duplicated packet): counting it twice would finish the value with a hole.
             return null;
         }
 

@@ -68,8 +68,11 @@ public sealed partial class UdpLinkTransport
         }
     }
 
-    /// <summary>Checks one datagram in the order that costs least for hostile input, and posts its frames.</summary>
-    private void HandleDatagram(Span<byte> datagram, SocketAddress from)
+    /// <summary>
+    /// Checks one datagram in the order that costs least for hostile input, and posts its frames.
+    /// Internal for the fuzzer, which must see what <see cref="OnDatagram"/> would count as malformed.
+    /// </summary>
+    internal void HandleDatagram(Span<byte> datagram, SocketAddress from)
     {
         if (!IsNeighbourAddress(from))
         {

@@ -50,7 +50,9 @@ internal static partial class CubeCommand
         };
     }
 
-    private static int Up(string[] args, CliConsole console)
+    /// <summary>Reads `cube up`'s arguments into the cube's options; the reader keeps the flags, the state directory and the instance.</summary>
+    /// <exception cref="UsageException">An argument is unknown, repeated, malformed or out of range.</exception>
+    internal static (CubeOptions Options, ArgumentReader Reader) ReadUp(IReadOnlyList<string> args)
     {
         var reader = new ArgumentReader("cube up", args, ["--shape", "--base-port", "--memcached-port", "--heartbeat-ms", "--timeout-ms", "--state-dir", "--instance"], ["--in-process", "--detach", "--no-memcached", "--supervise"]);
         if (reader.Positional.Count > 0)
@@ -74,6 +76,13 @@ internal static partial class CubeCommand
             HeartbeatMilliseconds = heartbeat,
             TimeoutMilliseconds = reader.Int("--timeout-ms", heartbeat * 7 / 2, heartbeat + 1, 600_000),
         };
+        return (options, reader);
+    }
+
+    private static int Up(string[] args, CliConsole console)
+    {
+        var (options, reader) = ReadUp(args);
+        var shape = options.Shape;
         var layout = CubeLayout.Default(reader.Single("--state-dir"));
         layout.CheckSocketPaths(shape);
         StateDirectory.EnsurePrivate(layout.Directory);

@@ -75,6 +75,28 @@ internal static class NodeCommand
 
     private static IConfiguration BuildConfiguration(ArgumentReader reader)
     {
+        var fromArgs = ArgumentValues(reader);
+        var environment = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
+        foreach (var option in NodeSettingsReader.ValueOptions.Concat(NodeSettingsReader.FlagOptions))
+        {
+            var name = "CAMCUBE_" + option[2..].ToUpperInvariant().Replace('-', '_');
+            if (Environment.GetEnvironmentVariable(name) is { } value)
+            {
+                environment[option[2..]] = value;
+            }
+        }
+
+        return new ConfigurationBuilder()
+            .AddJsonFile(Path.Combine(Directory.GetCurrentDirectory(), "appsettings.json"), optional: true)
+            .AddInMemoryCollection(environment)
+            .AddInMemoryCollection(fromArgs)
+            .Build();
+    }
+
+    /// <summary>The configuration values the command line gives: each option's value under its name without dashes, "true" for each flag.</summary>
+    /// <exception cref="UsageException">An option was given more than once.</exception>
+    internal static Dictionary<string, string?> ArgumentValues(ArgumentReader reader)
+    {
         var fromArgs = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
         foreach (var option in NodeSettingsReader.ValueOptions)
         {
@@ -92,21 +114,7 @@ internal static class NodeCommand
             }
         }
 
-        var environment = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
-        foreach (var option in NodeSettingsReader.ValueOptions.Concat(NodeSettingsReader.FlagOptions))
-        {
-            var name = "CAMCUBE_" + option[2..].ToUpperInvariant().Replace('-', '_');
-            if (Environment.GetEnvironmentVariable(name) is { } value)
-            {
-                environment[option[2..]] = value;
-            }
-        }
-
-        return new ConfigurationBuilder()
-            .AddJsonFile(Path.Combine(Directory.GetCurrentDirectory(), "appsettings.json"), optional: true)
-            .AddInMemoryCollection(environment)
-            .AddInMemoryCollection(fromArgs)
-            .Build();
+        return fromArgs;
     }
 
     private static LogLevel ParseLevel(string? text) =>

@@ -125,6 +125,11 @@ internal static class NodeSettingsReader
 
     private static UdpPeerAddressing ParseAddressing(string text)
     {
+        if (string.IsNullOrWhiteSpace(text))
+        {
+            throw new UsageException("--peers: empty; give a host-name pattern such as 'cc-{x}-{y}-{z}:7000', a base port, or address+port.");
+        }
+
         try
         {
             return UdpPeerAddressing.Parse(text);

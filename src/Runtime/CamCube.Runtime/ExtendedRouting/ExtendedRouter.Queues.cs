@@ -27,7 +27,15 @@ internal sealed partial class ExtendedRouter
         {
             setTargets[i] = targets[i];
             var home = targets[i].Home;
-            if (failureFree && shape.Contains(home) && home != self)
+            if (!shape.Contains(home))
+            {
+                // F computed it from the packet's bytes, which a hostile sender chose.
+                ReleaseSet(set);
+                _node.DropWithLog(packet, DropReason.Malformed, $"{_slot.Service.Name} routed to {targets[i]}, outside the torus {shape}");
+                return RouteStatus.DroppedInvalid;
+            }
+
+            if (failureFree && home != self)
             {
                 // Without failures every root is the home: checked once above, not per entry.
                 linksPerTarget[i] = routes.FailureFreeNextHops(home);
