@@ -27,7 +27,7 @@ internal sealed partial class CacheStore
 
     /// <summary>
     /// Gets the end of the latest copy lease on a root item that left the store without its copies
-    /// being invalidated (evicted, expired, flushed, refused as too large), or <see cref="long.MinValue"/>:
+    /// being invalidated (evicted, expired, refused as too large, flushed by a failure), or <see cref="long.MinValue"/>:
     /// until then a copy of some key may be alive that the root no longer knows of, so the root's
     /// writes wait for it (camcubeos 5.1 invalidates copies; a lease bounds what it cannot reach).
     /// </summary>
@@ -168,11 +168,8 @@ internal sealed partial class CacheStore
         {
             if (delaySeconds <= 0)
             {
-                for (var item = _oldest; item is not null; item = item.Newer)
-                {
-                    NoteOrphaned(item);
-                }
-
+                // Copies are not orphaned: flush_all reaches every server, which drops its copies too
+                // and acknowledges before flush_all is answered.
                 _items.Clear();
                 _newest = null;
                 _oldest = null;

@@ -164,6 +164,11 @@ internal sealed class ControlServer : IAsyncDisposable
                     {
                         (response, stop) = await _handler(line, request.Token).ConfigureAwait(false);
                     }
+                    catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+                    {
+                        // The asker closed its side: one that only half-closed still reads this line.
+                        response = ControlResponses.Error("cancelled: the asker closed its side of the connection");
+                    }
                     finally
                     {
                         request.Cancel();
