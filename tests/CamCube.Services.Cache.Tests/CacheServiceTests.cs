@@ -183,6 +183,60 @@ public class CacheServiceTests
     }
 
     [Fact]
+    public void WriteAfterFlushAllIsAnsweredWithoutWaitingForTheLeasesOfFlushedCopies()
+    {
+        var cube = StartCube();
+        const string key = "hot-then-flushed";
+        Set(cube, RootOf(key), key, B("v1"));
+        foreach (var node in cube.LiveNodes.ToArray())
+        {
+            Assert.Equal(CacheStatus.Hit, Get(cube, node.Self, key).Status);
+        }
+
+        Assert.NotEmpty(CopyHolders(cube, key));
+        Assert.Equal(CacheStatus.Ok, Run(cube, At(cube, new Coordinate(1, 1, 1)).FlushAllAsync()).Status);
+        Assert.Empty(CopyHolders(cube, key));
+
+        var before = cube.Clock.GetUtcNow();
+        Assert.Equal(CacheStatus.Stored, Set(cube, new Coordinate(2, 0, 1), key, B("v2")).Status);
+        Assert.True(cube.Clock.GetUtcNow() - before < TimeSpan.FromMilliseconds(100), $"the set took {(cube.Clock.GetUtcNow() - before).TotalMilliseconds} ms of virtual time");
+    }
+
+    [Fact]
+    public void WriteAfterAnItemWithLiveCopiesWasEvictedWaitsForTheirLeases()
+    {
+        var cube = InMemoryCube.Start(s_shape, n => n.Register(new CacheService(new CacheOptions { MemoryLimitBytes = 4096, ItemSizeMaxBytes = 1024 })));
+        const string key = "hot-then-evicted";
+        var root = RootOf(key);
+        Set(cube, root, key, B("v1"));
+        foreach (var node in cube.LiveNodes.ToArray())
+        {
+            Assert.Equal(CacheStatus.Hit, Get(cube, node.Self, key).Status);
+        }
+
+        Assert.NotEmpty(CopyHolders(cube, key));
+
+        // Other keys rooted at the same server push the hot item out of its store.
+        // (Reading the hot item would make it the most recently used: it is looked at only afterwards.)
+        var fillers = Enumerable.Range(0, 100_000).Select(i => $"filler{i}").Where(k => RootOf(k) == root).Take(8).ToArray();
+        var before = cube.Clock.GetUtcNow();
+        foreach (var filler in fillers)
+        {
+            Set(cube, root, filler, new byte[900]);
+        }
+
+        Assert.Null(At(cube, root).Store.GetPrimary(B(key)));
+
+        // The writes at that root after the eviction (the later fillers' and this one) waited for the copies' leases.
+        Assert.Equal(CacheStatus.Stored, Set(cube, root, key, B("v2")).Status);
+        Assert.True(cube.Clock.GetUtcNow() - before >= TimeSpan.FromMilliseconds(1_500), $"the writes took only {(cube.Clock.GetUtcNow() - before).TotalMilliseconds} ms of virtual time while copies of the evicted item were alive");
+        foreach (var node in cube.LiveNodes.ToArray())
+        {
+            Assert.Equal("v2", Encoding.ASCII.GetString(Get(cube, node.Self, key).Value));
+        }
+    }
+
+    [Fact]
     public void IncrementTouchAndAppendRunAtTheRoot()
     {
         var cube = StartCube();
