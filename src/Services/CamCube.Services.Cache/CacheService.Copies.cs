@@ -20,9 +20,6 @@ public sealed partial class CacheService
     // Written on the loop, read by the front-end's local path under the store's lock.
     private int _pendingWriteCount;
 
-    /// <summary>Gets how many writes wait for invalidations to be acknowledged (loop only).</summary>
-    internal int PendingWriteCount => _pendingWrites.Count;
-
     private void InitializeCopies()
     {
         var frequency = Node.TimeProvider.TimestampFrequency;

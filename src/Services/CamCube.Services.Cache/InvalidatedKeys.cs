@@ -23,8 +23,6 @@ internal sealed class InvalidatedKeys
         _byBytes = _at.GetAlternateLookup<ReadOnlySpan<byte>>();
     }
 
-    public int Count => _at.Count;
-
     /// <summary>Records that <paramref name="key"/> was invalidated at <paramref name="now"/>.</summary>
     public void Add(ReadOnlySpan<byte> key, long now)
     {

@@ -1,3 +1,6 @@
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+
 namespace CamCube.Services.Cache;
 
 /// <summary>
@@ -10,8 +13,6 @@ internal sealed class RecentWrites(int capacity, long lifetimeTicks)
 {
     private readonly Dictionary<(Coordinate Requester, uint RequestId), Entry> _entries = [];
     private readonly Queue<((Coordinate Requester, uint RequestId) Id, long ExpiresAt)> _byAge = new();
-
-    public int Count => _entries.Count;
 
     /// <summary>Records a write executed now; its answer is still to go if <paramref name="answered"/> is false.</summary>
     public void Add(Coordinate requester, uint requestId, CacheStatus status, bool answered, long now)
@@ -31,8 +32,8 @@ internal sealed class RecentWrites(int capacity, long lifetimeTicks)
     /// <summary>Marks a write's answer as sent.</summary>
     public void MarkAnswered(Coordinate requester, uint requestId)
     {
-        ref var entry = ref System.Runtime.InteropServices.CollectionsMarshal.GetValueRefOrNullRef(_entries, (requester, requestId));
-        if (!System.Runtime.CompilerServices.Unsafe.IsNullRef(ref entry))
+        ref var entry = ref CollectionsMarshal.GetValueRefOrNullRef(_entries, (requester, requestId));
+        if (!Unsafe.IsNullRef(ref entry))
         {
             entry = entry with { Answered = true };
         }
