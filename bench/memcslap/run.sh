@@ -6,10 +6,11 @@
 #   1node:  the front-end of a 1-node cube (--in-process)        vs  one memcached 1.6 process.
 # Each for set and get at each concurrency (default 4 and 16); the table gives ops/s and cube/peer.
 #
-#   bench/memcslap/run.sh [--build NAME=REPO]... [--ops N] [--concurrency "4 16"] [--rounds R]
+#   bench/memcslap/run.sh [--build NAME=REPO[,VAR=VALUE...]]... [--ops N] [--concurrency "4 16"] [--rounds R]
 #                         [--warm-up-ops N] [--only 1node|27proc] [--port-base P]
 #
-# --build names a checkout whose src/Cli/CamCube.Cli is built in Release (built here if missing);
+# --build NAME=REPO[,VAR=VALUE...] names a checkout whose src/Cli/CamCube.Cli is built in Release
+# (built here if missing), and optionally an environment for its cube (e.g. a runtime setting);
 # default: this checkout, named "current". Give it twice (a baseline and the current code) to have
 # the builds take turns inside each round, against the same peers, in the same minutes.
 # Loopback only (127.0.0.1), private ports (--port-base P, default 23400; build i adds 1000 x i):
@@ -21,7 +22,10 @@
 # over C threads; the get test's single-threaded load before it is not counted). Each cube, once
 # up, and its peer first get an uncounted warm-up (--warm-up-ops, default 8000, set then get).
 # Every cube run is paired with a peer run right next to it (peer first in odd rounds, cube first
-# in even ones); the table shows median ops/s over rounds and the median of the paired ratios.
+# in even ones); the table shows median ops/s over rounds and the median of the paired ratios,
+# and the CPU time the target's processes used per request (user + system, from /proc: the cube's
+# supervisor and nodes; memcached, or nutcracker and its 27 memcached), a figure less sensitive to
+# the other work on a shared machine than ops/s.
 set -euo pipefail
 
 OPS=40000
@@ -84,16 +88,17 @@ if (( ${#need[@]} > 0 )); then
 fi
 NUTCRACKER="$(command -v nutcracker || echo /usr/sbin/nutcracker)"
 
-NAMES=(); CLIS=()
+NAMES=(); CLIS=(); ENVS=(); REPOS=()
 for spec in "${BUILDS[@]}"; do
-  name="${spec%%=*}"; repo="${spec#*=}"
+  name="${spec%%=*}"; repo="${spec#*=}"; extra=""
+  [[ "$repo" == *,* ]] && { extra="${repo#*,}"; repo="${repo%%,*}"; }
   [[ "$name" != "$spec" && -d "$repo" ]] || { echo "--build takes NAME=REPO (an existing checkout): $spec" >&2; exit 2; }
   cli="$repo/src/Cli/CamCube.Cli/bin/Release/net10.0/camcube.dll"
   if [[ ! -f "$cli" ]]; then
     log "building the CLI of $name ($repo)"
     timeout 900 dotnet build "$repo/src/Cli/CamCube.Cli" -c Release -v q >/dev/null
   fi
-  NAMES+=("$name"); CLIS+=("$cli")
+  NAMES+=("$name"); CLIS+=("$cli"); ENVS+=("${extra//,/ }"); REPOS+=("$repo")
 done
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -111,12 +116,13 @@ wait_ready() { # port seconds
   done
   echo "127.0.0.1:$port did not serve set/get within $2 s" >&2; return 1
 }
-cube_up() { # cli state-dir shape udp-port memcached-port [extra args]
-  local cli=$1 dir=$2 shape=$3 udp=$4 mc=$5; shift 5
+cube_up() { # cli environment state-dir shape udp-port memcached-port [extra args]
+  local cli=$1 environment=$2 dir=$3 shape=$4 udp=$5 mc=$6; shift 6
   mkdir -p "$dir"; chmod 700 "$dir"
-  log "cube up --shape $shape (UDP $udp, memcached $mc) $* [$cli]"
+  log "cube up --shape $shape (UDP $udp, memcached $mc) $* [$cli${environment:+ with $environment}]"
   CUBES_UP+=("$cli|$dir")
-  CAMCUBE_STATE_DIR="$dir" timeout 150 dotnet "$cli" cube up --shape "$shape" --base-port "$udp" \
+  # shellcheck disable=SC2086 # the environment is a list of VAR=VALUE words
+  env $environment CAMCUBE_STATE_DIR="$dir" timeout 150 dotnet "$cli" cube up --shape "$shape" --base-port "$udp" \
     --memcached-port "$mc" --detach "$@" >"$dir/up.out" 2>&1 || { cat "$dir/up.out" >&2; return 1; }
 }
 cube_down() { # cli state-dir
@@ -131,17 +137,39 @@ mc_stats() { # label port
   echo "stats $1 (127.0.0.1:$2): ${st:-unavailable}" | tee -a "$WORK/machine.txt" >&2
 }
 
-# One memcslap run; prints "ops seconds" (or "NA NA").
-memcslap_run() { # label port test concurrency
-  local out="$WORK/memcslap-$1-$3-c$4-$(date +%s%N).txt" line
+# CPU time (user + system, in clock ticks) used so far by the given processes and their threads.
+cpu_ticks() { # pid...
+  local pid sum=0 t
+  for pid in "$@"; do
+    t=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null) || t=0
+    sum=$((sum + ${t:-0}))
+  done
+  echo "$sum"
+}
+# The processes of a cube: its supervisor and nodes (their command lines name its private UDP port).
+cube_pids() { pgrep -f -- "--base-port $1( |\$)" | paste -sd' '; }
+
+# One memcslap run; prints "ops seconds cpu-us-per-request" (or NA for each), the CPU being that of
+# the target's processes (pids) over the whole run, per request sent (for get: the keys memcslap
+# loads first are requests too).
+memcslap_run() { # label port test concurrency pids
+  local out="$WORK/memcslap-$1-$3-c$4-$(date +%s%N).txt" line ops secs loaded before after
+  # shellcheck disable=SC2086 # pids is a list
+  before=$(cpu_ticks $5)
   if ! timeout "$MEMCSLAP_TIMEOUT" memcslap --servers="127.0.0.1:$2" --test="$3" \
       --concurrency="$4" --execute-number=$((OPS / $4)) >"$out" 2>&1; then
     log "memcslap $1 $3 c$4 failed or timed out (see $out)"
   fi
+  # shellcheck disable=SC2086
+  after=$(cpu_ticks $5)
   line=$(grep -E "^Time to $3 +[0-9]+ keys by +[0-9]+ threads:" "$out" || true)
-  if [[ -z "$line" ]]; then echo "NA NA"; return; fi
-  echo "$(sed -E 's/^Time to [a-z]+ +([0-9]+) keys.*/\1/' <<<"$line") $(sed -E 's/.*: +([0-9.]+) seconds\..*/\1/' <<<"$line")"
+  if [[ -z "$line" ]]; then echo "NA NA NA"; return; fi
+  ops=$(sed -E 's/^Time to [a-z]+ +([0-9]+) keys.*/\1/' <<<"$line")
+  secs=$(sed -E 's/.*: +([0-9.]+) seconds\..*/\1/' <<<"$line")
+  loaded=$(sed -nE 's/^Time to set +([0-9]+) keys: .*/\1/p' "$out"); loaded=${loaded:-0}
+  echo "$ops $secs $(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n=$((ops + loaded)) 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')"
 }
+CLK_TCK=$(getconf CLK_TCK)
 
 # Not counted: a short set and get through both, so the cube's hot paths are compiled (tier 1) and
 # the 27 processes' start-up work is over before the counted rounds.
@@ -155,17 +183,21 @@ warm_up() { # peer-port cube-port
   done
 }
 
-RESULTS="$WORK/results.tsv"   # build part test concurrency round peer-ops peer-s cube-ops cube-s load
+RESULTS="$WORK/results.tsv"   # build part test conc round peer-ops peer-s peer-us cube-ops cube-s cube-us load
 : >"$RESULTS"
 # Every (test, concurrency) once for a build's cube and its peer, side by side.
-run_pairs() { # build part round peer-port cube-port
-  local build=$1 part=$2 round=$3 peer=$4 cube=$5 test c p q
+run_pairs() { # build part round peer-port peer-pids cube-port cube-pids
+  local build=$1 part=$2 round=$3 peer=$4 peer_pids=$5 cube=$6 cube_pids=$7 test c p q
   for test in set get; do
     for c in $CONCURRENCIES; do
-      if (( round % 2 )); then p=$(memcslap_run "$part-peer" "$peer" "$test" "$c"); q=$(memcslap_run "$part-cube" "$cube" "$test" "$c")
-      else q=$(memcslap_run "$part-cube" "$cube" "$test" "$c"); p=$(memcslap_run "$part-peer" "$peer" "$test" "$c"); fi
-      log "$build $part $test c$c round $round: peer ${p// / ops in } s, cube ${q// / ops in } s (load $(load1))"
-      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$build" "$part" "$test" "$c" "$round" ${p} ${q} "$(load1)" >>"$RESULTS"
+      if (( round % 2 )); then
+        p=$(memcslap_run "$part-peer" "$peer" "$test" "$c" "$peer_pids"); q=$(memcslap_run "$part-cube" "$cube" "$test" "$c" "$cube_pids")
+      else
+        q=$(memcslap_run "$part-cube" "$cube" "$test" "$c" "$cube_pids"); p=$(memcslap_run "$part-peer" "$peer" "$test" "$c" "$peer_pids")
+      fi
+      read -r po ps pu <<<"$p"; read -r qo qs qu <<<"$q"
+      log "$build $part $test c$c round $round: peer $po ops in $ps s ($pu us CPU/request), cube $qo ops in $qs s ($qu us CPU/request) (load $(load1))"
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$build" "$part" "$test" "$c" "$round" "$po" "$ps" "$pu" "$qo" "$qs" "$qu" "$(load1)" >>"$RESULTS"
     done
   done
 }
@@ -177,8 +209,8 @@ run_pairs() { # build part round peer-port cube-port
   echo "dotnet:     $(dotnet --version)"
   echo "memcached:  $(memcached -V); $("$NUTCRACKER" -V 2>&1 | head -1); memcslap $(memcslap --version 2>&1 | head -1)"
   for i in "${!NAMES[@]}"; do
-    repo="${BUILDS[$i]#*=}"
-    echo "build:      ${NAMES[$i]} = $(git -C "$repo" log -1 --format='%h %cd' --date=iso 2>/dev/null || echo "$repo")"
+    repo="${REPOS[$i]}"
+    echo "build:      ${NAMES[$i]} = $(git -C "$repo" log -1 --format='%h %cd' --date=iso 2>/dev/null || echo "$repo")${ENVS[$i]:+, nodes run with ${ENVS[$i]}}"
   done
   echo "settings:   --ops $OPS (split over the threads), concurrency $CONCURRENCIES, $ROUNDS rounds"
   echo "load:       $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15-min load average at start)"
@@ -193,6 +225,7 @@ start_memcached() { # port
 }
 if [[ "$ONLY" != 27proc ]]; then
   start_memcached "$MC_PORT"
+  MC_PIDS="${PEER_PIDS[-1]}"
   wait_ready "$MC_PORT" 20
 fi
 if [[ "$ONLY" != 1node ]]; then
@@ -206,33 +239,36 @@ if [[ "$ONLY" != 1node ]]; then
     echo "  servers:"
     for ((i = 0; i < 27; i++)); do echo "   - 127.0.0.1:$((TW_MC_BASE + i)):1 mc$i"; done
   } >"$WORK/nutcracker.yml"
-  for ((i = 0; i < 27; i++)); do start_memcached $((TW_MC_BASE + i)); done
+  TW_PIDS=""
+  for ((i = 0; i < 27; i++)); do start_memcached $((TW_MC_BASE + i)); TW_PIDS+="${PEER_PIDS[-1]} "; done
   for ((i = 0; i < 27; i++)); do wait_ready $((TW_MC_BASE + i)) 20; done
   "$NUTCRACKER" -c "$WORK/nutcracker.yml" -s "$TW_STATS" -a 127.0.0.1 -p "$WORK/nutcracker.pid" \
     -o "$WORK/nutcracker.log" &
-  PEER_PIDS+=($!)
+  PEER_PIDS+=($!); TW_PIDS+="$!"
   wait_ready "$TW_PORT" 20
 fi
 
 # --- rounds: each build's 1-node cube, then its 27-process cube, each beside its peer --------------
 for ((r = 1; r <= ROUNDS; r++)); do
   for i in "${!NAMES[@]}"; do
-    name=${NAMES[$i]}; cli=${CLIS[$i]}; off=$((PORT_BASE + 1000 * i))
+    name=${NAMES[$i]}; cli=${CLIS[$i]}; environment=${ENVS[$i]}; off=$((PORT_BASE + 1000 * i))
     if [[ "$ONLY" != 27proc ]]; then
       dir="$WORK/state-$name-1node-$r"
-      cube_up "$cli" "$dir" 1x1x1 $((off + 100)) $((off + 200)) --in-process
+      cube_up "$cli" "$environment" "$dir" 1x1x1 $((off + 100)) $((off + 200)) --in-process
       wait_ready $((off + 200)) 60
       warm_up "$MC_PORT" $((off + 200))
-      run_pairs "$name" 1node "$r" "$MC_PORT" $((off + 200))
+      pids=$(cube_pids $((off + 100))); log "the 1-node cube's processes: $pids"
+      run_pairs "$name" 1node "$r" "$MC_PORT" "$MC_PIDS" $((off + 200)) "$pids"
       mc_stats "$name-1node-r$r" $((off + 200))
       cube_down "$cli" "$dir"
     fi
     if [[ "$ONLY" != 1node ]]; then
       dir="$WORK/state-$name-27proc-$r"
-      cube_up "$cli" "$dir" 3x3x3 $((off + 300)) $((off + 500))
+      cube_up "$cli" "$environment" "$dir" 3x3x3 $((off + 300)) $((off + 500))
       wait_ready $((off + 500)) 120
       warm_up "$TW_PORT" $((off + 500))
-      run_pairs "$name" 27proc "$r" "$TW_PORT" $((off + 500))
+      pids=$(cube_pids $((off + 300))); log "the 27-process cube's processes: $(wc -w <<<"$pids") (supervisor and nodes)"
+      run_pairs "$name" 27proc "$r" "$TW_PORT" "$TW_PIDS" $((off + 500)) "$pids"
       mc_stats "$name-27proc-r$r" $((off + 500))
       cube_down "$cli" "$dir"
     fi
@@ -247,24 +283,25 @@ fi
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$WORK/machine.txt" >&2
 
 # --- table: per (build, part, test, concurrency) medians over rounds ------------------------------
+echo
 awk -F'\t' '
-  function median(arr, m,   a, b, t, idx) { # sorts arr[1..m] in place, returns the lower middle
+  function median(arr, m,   a, b, t) { # sorts arr[1..m] in place, returns the lower middle
     for (a = 2; a <= m; a++) { t = arr[a]; b = a - 1; while (b >= 1 && arr[b] > t) { arr[b + 1] = arr[b]; b-- }; arr[b + 1] = t }
     return arr[int((m + 1) / 2)]
   }
   { key = $1 "\t" $2 "\t" $3 "\t" $4; if (!(key in seen)) { seen[key] = 1; order[++k] = key }
-    if ($6 == "NA" || $8 == "NA") { failed[key]++; next }
-    m = ++n[key]; P[key, m] = $6 / $7; C[key, m] = $8 / $9; R[key, m] = ($8 / $9) / ($6 / $7); L[key, m] = $10 }
+    if ($6 == "NA" || $9 == "NA") { failed[key]++; next }
+    m = ++n[key]; P[key, m] = $6 / $7; C[key, m] = $9 / $10; R[key, m] = ($9 / $10) / ($6 / $7)
+    PU[key, m] = $8; CU[key, m] = $11; L[key, m] = $12 }
   END {
-    printf "| build | target (cube vs peer) | test | conc. | peer ops/s | cube ops/s | cube/peer | ratio range | rounds | load |\n"
-    printf "|---|---|---|---:|---:|---:|---:|---|---:|---|\n"
+    printf "| build | target: cube vs peer | test | conc. | peer ops/s | cube ops/s | cube/peer | range | peer CPU us/req | cube CPU us/req | rounds | load |\n"
+    printf "|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|\n"
     for (i = 1; i <= k; i++) {
       key = order[i]; split(key, f, "\t"); m = n[key]
-      target = f[2] == "1node" ? "1-node cube vs memcached" : "27-proc cube (0,0,0) vs twemproxy+27 memcached"
-      if (m == 0) { printf "| %s | %s | %s | %s | - | - | failed | - | 0 (%d failed) | - |\n", f[1], target, f[3], f[4], failed[key]; continue }
-      for (j = 1; j <= m; j++) { p[j] = P[key, j]; c[j] = C[key, j]; r[j] = R[key, j]; l[j] = L[key, j] }
-      pm = median(p, m); cm = median(c, m); rm = median(r, m)
-      median(l, m)
-      printf "| %s | %s | %s | %s | %.0f | %.0f | %.2fx | %.2f .. %.2f | %d%s | %s .. %s |\n", f[1], target, f[3], f[4], pm, cm, rm, r[1], r[m], m, failed[key] ? sprintf(" (%d failed)", failed[key]) : "", l[1], l[m]
+      target = f[2] == "1node" ? "1-node cube vs memcached" : "27-process cube, front-end 0,0,0 vs twemproxy + 27 memcached"
+      if (m == 0) { printf "| %s | %s | %s | %s | - | - | failed | - | - | - | 0 (%d failed) | - |\n", f[1], target, f[3], f[4], failed[key]; continue }
+      for (j = 1; j <= m; j++) { p[j] = P[key, j]; c[j] = C[key, j]; r[j] = R[key, j]; pu[j] = PU[key, j]; cu[j] = CU[key, j]; l[j] = L[key, j] }
+      pm = median(p, m); cm = median(c, m); rm = median(r, m); pum = median(pu, m); cum = median(cu, m); median(l, m)
+      printf "| %s | %s | %s | %s | %.0f | %.0f | %.2fx | %.2f-%.2f | %.0f | %.0f | %d%s | %s-%s |\n", f[1], target, f[3], f[4], pm, cm, rm, r[1], r[m], pum, cum, m, failed[key] ? sprintf(" (%d failed)", failed[key]) : "", l[1], l[m]
     }
   }' "$RESULTS" | tee "$WORK/table.md"
