@@ -20,7 +20,8 @@
 #   everything this script started. Installs memcached, nutcracker and libmemcached-tools if missing.
 # Counting: ops = memcslap's "Time to <test> N keys by C threads" (N = --ops, default 40000, split
 # over C threads; the get test's single-threaded load before it is not counted). Each cube, once
-# up, and its peer first get an uncounted warm-up (--warm-up-ops, default 8000, set then get).
+# up, and its peer first get an uncounted warm-up (--warm-up-ops, default 8000, set and get at each
+# concurrency).
 # Every cube run is paired with a peer run right next to it (peer first in odd rounds, cube first
 # in even ones); the table shows median ops/s over rounds and the median of the paired ratios,
 # and the CPU time the target's processes used per request (user + system, from /proc: the cube's
@@ -171,14 +172,17 @@ memcslap_run() { # label port test concurrency pids
 }
 CLK_TCK=$(getconf CLK_TCK)
 
-# Not counted: a short set and get through both, so the cube's hot paths are compiled (tier 1) and
+# Not counted: a short set and get at each concurrency through both (the first clients of a front-end
+# get threads of their own, later ones take the thread pool), so the cube's hot paths are compiled and
 # the 27 processes' start-up work is over before the counted rounds.
 warm_up() { # peer-port cube-port
-  local port test
+  local port test c
   for port in "$1" "$2"; do
     for test in set get; do
-      timeout "$MEMCSLAP_TIMEOUT" memcslap --servers="127.0.0.1:$port" --test="$test" --concurrency=4 \
-        --execute-number=$((WARMUP_OPS / 4)) >/dev/null 2>&1 || log "warm-up $test on 127.0.0.1:$port failed"
+      for c in $CONCURRENCIES; do
+        timeout "$MEMCSLAP_TIMEOUT" memcslap --servers="127.0.0.1:$port" --test="$test" --concurrency="$c" \
+          --execute-number=$((WARMUP_OPS / c)) >/dev/null 2>&1 || log "warm-up $test c$c on 127.0.0.1:$port failed"
+      done
     done
   done
 }
