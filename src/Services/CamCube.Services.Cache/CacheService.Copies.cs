@@ -16,6 +16,8 @@ public sealed partial class CacheService
     private RecentWrites? _recentWrites;
     private InvalidatedKeys? _invalidated;
     private long _leaseTicks;
+    private long _retransmitTicks;
+    private long _retransmitTicksMax;
 
     // Written on the loop, read by the front-end's local path under the store's lock.
     private int _pendingWriteCount;
@@ -24,6 +26,8 @@ public sealed partial class CacheService
     {
         var frequency = Node.TimeProvider.TimestampFrequency;
         _leaseTicks = (long)(Options.CopyLease.TotalSeconds * frequency);
+        _retransmitTicks = Math.Max(1, (long)(Options.RetransmitInterval.TotalSeconds * frequency));
+        _retransmitTicksMax = (long)(Options.RetransmitIntervalMax.TotalSeconds * frequency);
         _recentWrites = new RecentWrites(Options.RecentWritesMax, (long)(2 * Options.RequestTimeout.TotalSeconds * frequency));
         _invalidated = new InvalidatedKeys(Options.InvalidatedKeysMax, _leaseTicks);
     }
@@ -209,12 +213,9 @@ public sealed partial class CacheService
         return askedAt <= now && leaseEnd > now && !_invalidated!.MayBeStale(CacheMessage.KeyOf(p), askedAt);
     }
 
-    private long RetransmitTicks(int retransmissions)
-    {
-        var interval = Options.RetransmitInterval * Math.Pow(2, Math.Min(retransmissions, 16));
-        var capped = interval > Options.RetransmitIntervalMax ? Options.RetransmitIntervalMax : interval;
-        return (long)(capped.TotalSeconds * Node.TimeProvider.TimestampFrequency);
-    }
+    /// <summary>Gets the wait before try <paramref name="retransmissions"/> + 1: the interval doubled per earlier retry, capped.</summary>
+    private long RetransmitTicks(int retransmissions) =>
+        Math.Min(_retransmitTicks << Math.Min(retransmissions, 16), _retransmitTicksMax);
 
     private static bool HasLiveHolders(CacheItem? item, long now)
     {
