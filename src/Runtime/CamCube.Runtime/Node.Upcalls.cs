@@ -1,4 +1,5 @@
 using CamCube.Packets;
+using CamCube.Runtime.Posting;
 using CamCube.Runtime.Upcalls;
 using CamCube.Services;
 
@@ -35,6 +36,12 @@ public sealed partial class Node
             return false;
         }
     }
+
+    /// <summary>Runs work posted to the service from another thread (or a continuation of it), guarded.</summary>
+    internal void RunPosted(ServiceSlot slot, PostedItem item) => TryUpcall<PostedUpcall, bool>(slot, new PostedUpcall(item), null, out _);
+
+    /// <summary>Runs a service's timer callback, guarded.</summary>
+    internal void RunTimer(ServiceSlot slot, Action callback) => TryUpcall<TimerUpcall, bool>(slot, new TimerUpcall(callback), null, out _);
 
     /// <summary>Makes the same upcall, without a packet, to every data service (a snapshot: an upcall may register or deregister services).</summary>
     private void UpcallDataServices<TCall>(in TCall call)

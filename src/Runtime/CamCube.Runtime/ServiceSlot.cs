@@ -1,5 +1,6 @@
 using CamCube.Packets;
 using CamCube.Runtime.ExtendedRouting;
+using CamCube.Runtime.Posting;
 using CamCube.Services;
 
 namespace CamCube.Runtime;
@@ -71,6 +72,9 @@ internal sealed class ServiceSlot
     public long[] Pass { get; } = new long[LinkDirections.Count];
 
     public ServiceContext? Context { get; set; }
+
+    /// <summary>Gets or sets the work other threads posted to the service, set when the node adds the slot.</summary>
+    public ServiceMailbox Mailbox { get; set; } = null!;
 
     /// <summary>Gets the service's extended router, if it uses the extended routing service.</summary>
     public ExtendedRouter? Router { get; private set; }
