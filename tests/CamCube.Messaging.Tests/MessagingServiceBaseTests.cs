@@ -81,6 +81,21 @@ public sealed class MessagingServiceBaseTests
     }
 
     [Fact]
+    public async Task RequestServerAsyncFailsWithNoHandlerWhenTheReceiverHasNoneForTheType()
+    {
+        var older = new Coordinate(1, 2, 0);
+        var cube = InMemoryCube.Start(s_shape, n => n.Register(n.Self == older ? new NotesOnlyService() : new EchoService()));
+        var asker = cube[s_asker].GetService<EchoService>()!;
+
+        var reply = asker.EchoServerAsync(older, "hello", TimeSpan.FromSeconds(1));
+        Assert.True(cube.RunUntil(() => reply.IsCompleted, TimeSpan.FromSeconds(1)));
+
+        var error = await Assert.ThrowsAsync<RequestFailedException>(() => reply);
+        Assert.Equal(RequestFailure.NoHandler, error.Reason);
+        Assert.Equal("Service notes-only at (1,2,0) has no request handler for message type 1.", error.Message);
+    }
+
+    [Fact]
     public async Task RequestAsyncFailsWithMessageTooLargeWhenTheRequestDoesNotFitOnePacket()
     {
         var cube = InMemoryCube.Start(s_shape, n => n.Register(new EchoService()));

@@ -3,10 +3,8 @@ using System.Buffers.Binary;
 namespace CamCube.Messaging;
 
 /// <summary>
-/// The envelope of a typed message at the start of a packet's payload, big-endian:
-/// kind (1 byte), flags (1 byte, 0; reserved for a reliable mode), message type or, in a fault,
-/// the <see cref="RequestFailure"/> (2 bytes), request id (8 bytes, 0 for a one-way message),
-/// then the body: the protobuf-net encoding of the message, or a fault's text in UTF-8.
+/// The 12-byte envelope of a typed message at the start of a packet's payload; its layout is
+/// described in docs/wire-format.md ("Typed messages").
 /// </summary>
 internal readonly record struct Envelope(EnvelopeKind Kind, ushort Type, ulong RequestId)
 {
