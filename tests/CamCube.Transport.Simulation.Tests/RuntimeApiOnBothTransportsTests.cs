@@ -2,7 +2,7 @@ using CamCube.Runtime.Tests.Shared;
 
 namespace CamCube.Transport.Simulation.Tests;
 
-/// <summary>The runtime API of issue 15 (posting onto the loop, ...), the same cases in memory and in the simulator.</summary>
+/// <summary>The runtime API of issue 15 (posting onto the loop, ownership changes, ...), the same cases in memory and in the simulator.</summary>
 public sealed class RuntimeApiOnBothTransportsTests
 {
     private static readonly TorusShape s_shape = new(3, 3, 3);
@@ -23,6 +23,26 @@ public sealed class RuntimeApiOnBothTransportsTests
         Assert.Equal(3, await echo);
         Assert.Equal("LoopSynchronizationContext", probe.ResumedOn);
         Assert.Equal(s_asker, await RunToCompletion(cube, probe.WhereAsync()));
+    }
+
+    [Theory]
+    [MemberData(nameof(Transports))]
+    public void OwnershipChangeNamesTheWatchedKeyWhoseRootFailedOnEitherTransport(string transport)
+    {
+        var cube = TestCube.Start(transport, s_shape, n => n.Register(new ApiProbeService()));
+        var node = cube[s_asker];
+        var probe = node.GetService<ApiProbeService>()!;
+        var victim = new Coordinate(1, 2, 1);
+        var moved = ProbeKeys.WithRootAt(s_shape, victim);
+        probe.Watch(1, moved, ProbeKeys.WithRootAt(s_shape, new Coordinate(2, 2, 2)));
+        var version = node.Reachability.Version;
+
+        cube.Kill(victim);
+
+        Assert.True(cube.RunUntil(() => probe.OwnershipChanges.Count > 0, TimeSpan.FromSeconds(5)));
+        var (_, changed) = Assert.Single(probe.OwnershipChanges);
+        Assert.Equal([node.KeySpace.KeyCoordinateOf(moved)], changed);
+        Assert.NotEqual(version, node.Reachability.Version);
     }
 
     private static async Task<T> RunToCompletion<T>(TestCube cube, Task<T> task)

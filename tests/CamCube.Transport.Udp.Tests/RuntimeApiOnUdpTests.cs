@@ -21,4 +21,26 @@ public sealed class RuntimeApiOnUdpTests
         Assert.Equal("LoopSynchronizationContext", cube.On(asker, _ => probe.ResumedOn));
         Assert.Equal(asker, await probe.WhereAsync().WaitAsync(s_timeout));
     }
+
+    [Fact]
+    public void OwnershipChangeNamesTheWatchedKeyWhoseRootFailedOverUdp()
+    {
+        using var cube = UdpNodeCube.Start(s_shape, n => n.Register(new ApiProbeService()));
+        var watcher = new Coordinate(0, 0, 0);
+        var victim = new Coordinate(2, 0, 0);
+        var probe = cube.On(watcher, n => n.GetService<ApiProbeService>()!);
+        var moved = ProbeKeys.WithRootAt(s_shape, victim);
+        var version = cube.On(watcher, n =>
+        {
+            probe.Watch(1, moved, ProbeKeys.WithRootAt(s_shape, new Coordinate(1, 0, 0)));
+            return n.Reachability.Version;
+        });
+
+        cube.Kill(victim);
+
+        cube.WaitUntil(() => cube.On(watcher, _ => probe.OwnershipChanges.Count) == 1);
+        var (changed, versionNow) = cube.On(watcher, n => (probe.OwnershipChanges[0].Changed, n.Reachability.Version));
+        Assert.Equal([KeySpace.For(s_shape).KeyCoordinateOf(moved)], changed);
+        Assert.NotEqual(version, versionNow);
+    }
 }

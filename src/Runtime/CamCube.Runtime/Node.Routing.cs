@@ -242,5 +242,27 @@ public sealed partial class Node
             Log.ServerReachability(_logger, Self, server, reachable ? "reachable" : "unreachable");
             UpcallDataServices(new ReachabilityUpcall(server, reachable));
         }
+
+        if (changes.Length > 0)
+        {
+            AnnounceOwnershipChanges(changes);
+        }
+    }
+
+    /// <summary>Tells each service that watches key coordinates which of them changed root or replica set with these reachability changes.</summary>
+    private void AnnounceOwnershipChanges((Coordinate Server, bool Reachable)[] changes)
+    {
+        foreach (var slot in _dataSlots.ToArray())
+        {
+            for (var i = 0; i < slot.KeyWatches.Count && slot.Registered; i++)
+            {
+                var watch = slot.KeyWatches[i];
+                var changed = watch.TakeChanges(changes);
+                if (changed.Count > 0)
+                {
+                    TryUpcall<OwnershipUpcall, bool>(slot, new OwnershipUpcall(watch, changed), null, out _);
+                }
+            }
+        }
     }
 }

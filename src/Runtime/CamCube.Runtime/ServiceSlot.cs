@@ -1,5 +1,6 @@
 using CamCube.Packets;
 using CamCube.Runtime.ExtendedRouting;
+using CamCube.Runtime.Ownership;
 using CamCube.Runtime.Posting;
 using CamCube.Services;
 
@@ -72,6 +73,9 @@ internal sealed class ServiceSlot
     public long[] Pass { get; } = new long[LinkDirections.Count];
 
     public ServiceContext? Context { get; set; }
+
+    /// <summary>Gets the service's watches of key coordinates whose root or replica set it wants to hear about.</summary>
+    public List<KeyWatch> KeyWatches { get; } = [];
 
     /// <summary>Gets or sets the work other threads posted to the service, set when the node adds the slot.</summary>
     public ServiceMailbox Mailbox { get; set; } = null!;

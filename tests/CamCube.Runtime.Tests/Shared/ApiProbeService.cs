@@ -8,7 +8,7 @@ namespace CamCube.Runtime.Tests.Shared;
 /// run unchanged on the in-memory, simulated and UDP transports (this file is linked into their
 /// test projects). An echo: a request routed to a key is answered by its root, to the source.
 /// </summary>
-internal sealed class ApiProbeService() : ServiceBase(Id, "api-probe")
+internal sealed class ApiProbeService() : ServiceBase(Id, "api-probe"), IOwnershipObserver
 {
     public const ushort Id = 0x0700;
 
@@ -22,6 +22,24 @@ internal sealed class ApiProbeService() : ServiceBase(Id, "api-probe")
 
     /// <summary>Gets how many posted actions have run here (read it on the loop).</summary>
     public int PostedRuns { get; set; }
+
+    /// <summary>Gets each ownership change heard: the watch's r and the key coordinates named, in order.</summary>
+    public List<(int ReplicaCount, KeyCoordinate[] Changed)> OwnershipChanges { get; } = [];
+
+    /// <summary>On the loop: watches <paramref name="keys"/> with replica sets of <paramref name="replicaCount"/> servers.</summary>
+    public IKeyWatch Watch(int replicaCount, params Key[] keys)
+    {
+        var watch = Node.CreateKeyWatch(replicaCount);
+        foreach (var key in keys)
+        {
+            watch.Add(Node.KeySpace.KeyCoordinateOf(key));
+        }
+
+        return watch;
+    }
+
+    /// <inheritdoc/>
+    public void OnOwnershipChanged(IKeyWatch watch, ReadOnlySpan<KeyCoordinate> changed) => OwnershipChanges.Add((watch.ReplicaCount, changed.ToArray()));
 
     /// <summary>Any thread: the node's coordinate, read on the loop.</summary>
     public Task<Coordinate> WhereAsync() => InvokeAsync(() => Node.Self);
