@@ -1,4 +1,6 @@
+using CamCube.Runtime;
 using CamCube.Runtime.Tests.Shared;
+using CamCube.Services;
 
 namespace CamCube.Transport.Simulation.Tests;
 
@@ -43,6 +45,21 @@ public sealed class RuntimeApiOnBothTransportsTests
         var (_, changed) = Assert.Single(probe.OwnershipChanges);
         Assert.Equal([node.KeySpace.KeyCoordinateOf(moved)], changed);
         Assert.NotEqual(version, node.Reachability.Version);
+    }
+
+    [Theory]
+    [MemberData(nameof(Transports))]
+    public void SenderHearsWhereItsPacketRanOutOfHopsOnEitherTransport(string transport)
+    {
+        var cube = TestCube.Start(transport, s_shape, n => n.Register(new ApiProbeService()), () => new NodeOptions { PublishMetrics = false, HopLimit = 1 });
+        var probe = cube[s_asker].GetService<ApiProbeService>()!;
+
+        probe.SendDatagram(new Coordinate(1, 1, 1), 9);
+
+        Assert.True(cube.RunUntil(() => probe.Drops.Count > 0, TimeSpan.FromSeconds(1)));
+        var drop = Assert.Single(probe.Drops);
+        Assert.Equal((DropReason.HopLimitExceeded, 1, (byte)1), (drop.Reason, s_shape.Distance(s_asker, drop.At), drop.Hops));
+        Assert.Equal([3, 9], drop.Prefix);
     }
 
     private static async Task<T> RunToCompletion<T>(TestCube cube, Task<T> task)

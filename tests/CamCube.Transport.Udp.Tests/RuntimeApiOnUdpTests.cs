@@ -1,4 +1,6 @@
+using CamCube.Runtime;
 using CamCube.Runtime.Tests.Shared;
+using CamCube.Services;
 
 namespace CamCube.Transport.Udp.Tests;
 
@@ -42,5 +44,21 @@ public sealed class RuntimeApiOnUdpTests
         var (changed, versionNow) = cube.On(watcher, n => (probe.OwnershipChanges[0].Changed, n.Reachability.Version));
         Assert.Equal([KeySpace.For(s_shape).KeyCoordinateOf(moved)], changed);
         Assert.NotEqual(version, versionNow);
+    }
+
+    [Fact]
+    public void SenderHearsWhereItsPacketRanOutOfHopsOverUdp()
+    {
+        var shape = new TorusShape(4, 1, 1);
+        using var cube = UdpNodeCube.Start(shape, n => n.Register(new ApiProbeService()), () => new NodeOptions { PublishMetrics = false, HopLimit = 1 });
+        var sender = new Coordinate(0, 0, 0);
+        var probe = cube.On(sender, n => n.GetService<ApiProbeService>()!);
+
+        cube.On(sender, _ => probe.SendDatagram(new Coordinate(2, 0, 0), 11));
+
+        cube.WaitUntil(() => cube.On(sender, _ => probe.Drops.Count) > 0);
+        var drop = cube.On(sender, _ => probe.Drops[0]);
+        Assert.Equal((DropReason.HopLimitExceeded, 1, (byte)1), (drop.Reason, shape.Distance(sender, drop.At), drop.Hops));
+        Assert.Equal([3, 11], drop.Prefix);
     }
 }

@@ -18,6 +18,7 @@ internal sealed class ServiceSlot
         Id = service.ServiceId;
         Base = service as ServiceBase;
         Control = isControl ? service as IControlService : null;
+        DropObserver = service as IDropObserver;
         Weight = weight;
         IsControl = isControl;
         Stride = StrideUnit / weight;
@@ -41,6 +42,9 @@ internal sealed class ServiceSlot
 
     /// <summary>Gets the service as a control service that tells whether it has packets pending, or null.</summary>
     public IControlService? Control { get; }
+
+    /// <summary>Gets the service as one that hears of its dropped packets, or null: then no notice is sent for them.</summary>
+    public IDropObserver? DropObserver { get; }
 
     /// <summary>Gets the service id, read once at registration (it keys the node's slots).</summary>
     public ushort Id { get; }

@@ -11,4 +11,7 @@ public static class ServiceIds
 
     /// <summary>Link-state routing: flooded link-state updates.</summary>
     public const ushort LinkState = 0xFF02;
+
+    /// <summary>Drop notices: routed to a dropped packet's source, for a service that implements <see cref="IDropObserver"/>.</summary>
+    public const ushort DropNotice = 0xFF03;
 }
