@@ -56,7 +56,7 @@ public interface INodeContext
     /// <summary>
     /// Routes <paramref name="packet"/> to whichever live server is the root of <paramref name="destination"/>
     /// (always delivered while any path exists). Writes the header (this service's id, source, hop limit);
-    /// the payload must already be in place with <see cref="Packet.PayloadLength"/> set. The node owns the packet afterwards.
+    /// the payload must already be in place with <see cref="Packet.PayloadLength"/> set. The node owns the packet afterwards, whatever the status (see <see cref="RouteStatus"/>).
     /// </summary>
     RouteStatus RouteToKey(Packet packet, KeyCoordinate destination);
 
