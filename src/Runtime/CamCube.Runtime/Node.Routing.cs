@@ -1,4 +1,5 @@
 using CamCube.Packets;
+using CamCube.Runtime.Upcalls;
 using CamCube.Services;
 
 namespace CamCube.Runtime;
@@ -89,16 +90,8 @@ public sealed partial class Node
                 return RouteStatus.Queued;
             }
 
-            ForwardDecision decision;
-            try
+            if (!TryUpcall<ForwardUpcall, ForwardDecision>(slot, new ForwardUpcall(packet), packet, out var decision))
             {
-                decision = slot.Base is { } service ? service.OnForward(packet) : slot.Service.OnForward(packet);
-            }
-#pragma warning disable CA1031 // A faulty service must not take the node down.
-            catch (Exception ex)
-#pragma warning restore CA1031
-            {
-                ServiceFault(slot, packet, ex, nameof(IService.OnForward));
                 return RouteStatus.DroppedInvalid;
             }
 
@@ -197,19 +190,7 @@ public sealed partial class Node
             RerouteOrphans(link);
         }
 
-        foreach (var slot in _dataSlots.ToArray())
-        {
-            try
-            {
-                slot.Service.OnLinkChanged(link, up);
-            }
-#pragma warning disable CA1031 // A faulty service must not take the node down.
-            catch (Exception ex)
-#pragma warning restore CA1031
-            {
-                Log.ServiceThrew(_logger, ex, slot.Service.Name, nameof(IService.OnLinkChanged), Self);
-            }
-        }
+        UpcallDataServices(new LinkChangedUpcall(link, up));
 
         if (up)
         {
@@ -259,19 +240,7 @@ public sealed partial class Node
         foreach (var (server, reachable) in changes)
         {
             Log.ServerReachability(_logger, Self, server, reachable ? "reachable" : "unreachable");
-            foreach (var slot in _dataSlots.ToArray())
-            {
-                try
-                {
-                    slot.Service.OnServerReachabilityChanged(server, reachable);
-                }
-#pragma warning disable CA1031 // A faulty service must not take the node down.
-                catch (Exception ex)
-#pragma warning restore CA1031
-                {
-                    Log.ServiceThrew(_logger, ex, slot.Service.Name, nameof(IService.OnServerReachabilityChanged), Self);
-                }
-            }
+            UpcallDataServices(new ReachabilityUpcall(server, reachable));
         }
     }
 }

@@ -1,4 +1,5 @@
 using CamCube.Packets;
+using CamCube.Runtime.Posting;
 using CamCube.Runtime.Routing;
 using CamCube.Services;
 using CamCube.Transport;
@@ -184,6 +185,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
         _pollingDataSlots -= slot.Polls ? 1 : 0;
         UpdateAtOnceSlot();
         slot.Registered = false;
+        slot.Mailbox.Close();
         ReleaseQueued(slot, DropReason.Shutdown);
         slot.Service.OnDeregistered();
         return true;
@@ -317,6 +319,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
         _liveness.Stop();
         foreach (var slot in _slotsById.Values.ToArray())
         {
+            slot.Mailbox.Close();
             ReleaseQueued(slot, DropReason.Shutdown);
             slot.Service.OnDeregistered();
         }
@@ -335,6 +338,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
 
         var slot = new ServiceSlot(service, weight, isControl, Options.SendQueuePacketsMax);
         slot.Context = new ServiceContext(this, slot);
+        slot.Mailbox = new ServiceMailbox(this, slot, Options.PostedItemsMax);
         _slotsById.Add(service.ServiceId, slot);
         (isControl ? _controlSlots : _dataSlots).Add(slot);
         _pollingDataSlots += slot.Polls ? 1 : 0;

@@ -20,7 +20,10 @@ public sealed partial class CacheService : RoutedServiceBase
     private readonly KeyCoordinate[] _secondaries;
     private CacheStore? _store;
     private FragmentAssembler? _assembler;
-    private ITimer? _doorbell;
+    private static readonly Action<object?> s_drainInbox = static service => ((CacheService)service!).DrainInbox();
+
+    /// <summary>The node, for the threads that queue requests: set while the service is registered.</summary>
+    private INodeContext? _loop;
     private ITimer? _sweep;
     private int _doorbellRung;
     private int _inFlight;
@@ -57,7 +60,7 @@ public sealed partial class CacheService : RoutedServiceBase
 
         // A restarted node must not reuse the request ids of its previous life, which roots remember.
         _nextRequestId = (uint)node.TimeProvider.GetTimestamp();
-        _doorbell = node.CreateTimer(DrainInbox, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+        Volatile.Write(ref _loop, node);
         _sweep = node.CreateTimer(Sweep, Options.SweepPeriod, Options.SweepPeriod);
     }
 
@@ -65,7 +68,7 @@ public sealed partial class CacheService : RoutedServiceBase
     public override void OnDeregistered()
     {
         _everyServerReachable = false;
-        _doorbell?.Dispose();
+        Volatile.Write(ref _loop, null);
         _sweep?.Dispose();
         foreach (var pending in _pending.Values)
         {
@@ -126,7 +129,7 @@ public sealed partial class CacheService : RoutedServiceBase
             return;
         }
 
-        if (Interlocked.Increment(ref _inFlight) > Options.PendingRequestsMax || _doorbell is not { } doorbell)
+        if (Interlocked.Increment(ref _inFlight) > Options.PendingRequestsMax || Volatile.Read(ref _loop) is not { } loop)
         {
             Interlocked.Decrement(ref _inFlight);
             request.Complete(CacheStatus.Busy);
@@ -135,10 +138,12 @@ public sealed partial class CacheService : RoutedServiceBase
 
         _inbox.Enqueue(request);
 
-        // Ring once per drain: the drain clears the flag before it empties the queue, so nothing waits unseen.
+        // Onto the loop once per drain: the drain clears the flag before it empties the queue, so
+        // nothing waits unseen. A refused post means the service is leaving its node, whose
+        // deregistration answers what waits.
         if (Interlocked.Exchange(ref _doorbellRung, 1) == 0)
         {
-            doorbell.Change(TimeSpan.Zero, Timeout.InfiniteTimeSpan);
+            loop.TryPost(s_drainInbox, this);
         }
     }
 

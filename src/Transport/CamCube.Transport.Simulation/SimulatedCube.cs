@@ -1,6 +1,7 @@
 using CamCube.Packets;
 using CamCube.Runtime;
 using CamCube.Runtime.Routing;
+using CamCube.Transport.Faults;
 
 namespace CamCube.Transport.Simulation;
 
@@ -20,7 +21,7 @@ namespace CamCube.Transport.Simulation;
 public sealed class SimulatedCube
 {
     private readonly Node?[] _nodes;
-    private readonly Faults.FaultInjectingTransport?[] _faults;
+    private readonly FaultInjectingTransport?[] _faults;
     private readonly Action<Node>? _configure;
     private readonly ReachabilityView _liveServers;
     private readonly KeySpace _keySpace;
@@ -40,7 +41,7 @@ public sealed class SimulatedCube
         // The whole cube runs on the engine's thread, so its pool takes no lock.
         Pool = new PacketPool(Options.Network.MtuBytes, Options.PooledPacketsMax, singleThreaded: true);
         _nodes = new Node?[Network.ServerCount];
-        _faults = new Faults.FaultInjectingTransport?[Network.ServerCount];
+        _faults = new FaultInjectingTransport?[Network.ServerCount];
         _liveServers = new ReachabilityView(shape);
         _keySpace = KeySpace.For(shape);
         _routingComputations = Options.ShareRoutingComputations ? new RoutingComputationCache(shape) : null;
@@ -95,7 +96,7 @@ public sealed class SimulatedCube
     }
 
     /// <summary>Gets the fault decorator of the node at <paramref name="server"/> (its counters tell what it did), or null if <see cref="SimulatedCubeOptions.Faults"/> is none.</summary>
-    public Faults.FaultInjectingTransport? FaultsAt(Coordinate server) => _faults[Shape.IndexOf(server)];
+    public FaultInjectingTransport? FaultsAt(Coordinate server) => _faults[Shape.IndexOf(server)];
 
     /// <summary>Gets whether the server at <paramref name="server"/> is alive.</summary>
     public bool IsAlive(Coordinate server) => _liveServers.IsReachable(server);
@@ -190,10 +191,10 @@ public sealed class SimulatedCube
     private Node StartNode(int index)
     {
         ILinkTransport transport = Network.GetTransport(index);
-        if (Options.Faults != Faults.FaultOptions.None)
+        if (Options.Faults != FaultOptions.None)
         {
             // Streams from 1,000,000 up are the decorators': apart from the nodes' own.
-            transport = _faults[index] = new Faults.FaultInjectingTransport(transport, Engine, Engine.CreateRandom(1_000_000 + index), Pool) { Faults = Options.Faults };
+            transport = _faults[index] = new FaultInjectingTransport(transport, Engine, Engine.CreateRandom(1_000_000 + index), Pool) { Faults = Options.Faults };
         }
 
         var options = Options.CreateNodeOptions();

@@ -1,5 +1,6 @@
 using CamCube.Runtime;
 using CamCube.Runtime.Routing;
+using CamCube.Transport.Faults;
 using Microsoft.Extensions.Logging;
 
 namespace CamCube.Transport.Simulation;
@@ -34,10 +35,10 @@ public sealed record SimulatedCubeOptions
 
     /// <summary>
     /// Gets the random faults (loss, duplication, delay, reordering) every node's transport applies to
-    /// the frames it receives, through a <see cref="Faults.FaultInjectingTransport"/> with a random
-    /// stream of the run's seed; <see cref="Faults.FaultOptions.None"/> (the default) adds no decorator.
+    /// the frames it receives, through a <see cref="FaultInjectingTransport"/> with a random
+    /// stream of the run's seed; <see cref="FaultOptions.None"/> (the default) adds no decorator.
     /// </summary>
-    public Faults.FaultOptions Faults { get; init; } = Simulation.Faults.FaultOptions.None;
+    public FaultOptions Faults { get; init; } = FaultOptions.None;
 
     /// <summary>Gets where the nodes log; nowhere if null.</summary>
     public ILoggerFactory? LoggerFactory { get; init; }

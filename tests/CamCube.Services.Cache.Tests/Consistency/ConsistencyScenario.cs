@@ -1,5 +1,5 @@
+using CamCube.Transport.Faults;
 using CamCube.Transport.Simulation;
-using CamCube.Transport.Simulation.Faults;
 
 namespace CamCube.Services.Cache.Tests.Consistency;
 

@@ -216,7 +216,7 @@ internal static class ControlResponses
     /// <summary>`faults drop=0.1 delay-ms=5 duplicate=0 reorder=0`: replaces the node's random faults (no arguments: none).</summary>
     private static async Task<string> SetFaultsAsync(CamCubeNode node, string[] words)
     {
-        var faults = Transport.Simulation.Faults.FaultOptions.None;
+        var faults = Transport.Faults.FaultOptions.None;
         foreach (var word in words.Skip(1))
         {
             var parts = word.Split('=', 2);

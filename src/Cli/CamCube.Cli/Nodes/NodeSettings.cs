@@ -53,7 +53,7 @@ internal sealed record NodeSettings
     public bool UdpSegmentationOffload { get; init; } = true;
 
     /// <summary>Gets the faults injected between the runtime and the network from the start (none by default).</summary>
-    public Transport.Simulation.Faults.FaultOptions Faults { get; init; } = Transport.Simulation.Faults.FaultOptions.None;
+    public Transport.Faults.FaultOptions Faults { get; init; } = Transport.Faults.FaultOptions.None;
 
     /// <summary>Loads the cluster key this node was told to use, or null when running insecure.</summary>
     /// <exception cref="InvalidOperationException">No key was found and insecure mode is off.</exception>

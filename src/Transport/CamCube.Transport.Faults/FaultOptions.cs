@@ -1,4 +1,4 @@
-namespace CamCube.Transport.Simulation.Faults;
+namespace CamCube.Transport.Faults;
 
 /// <summary>
 /// The random faults a <see cref="FaultInjectingTransport"/> applies to each frame it receives.

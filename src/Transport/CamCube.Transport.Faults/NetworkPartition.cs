@@ -1,4 +1,4 @@
-namespace CamCube.Transport.Simulation.Faults;
+namespace CamCube.Transport.Faults;
 
 /// <summary>
 /// A partition of a torus's servers into sides; frames between servers on different sides are

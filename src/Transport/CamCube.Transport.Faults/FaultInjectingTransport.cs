@@ -1,6 +1,6 @@
 using CamCube.Packets;
 
-namespace CamCube.Transport.Simulation.Faults;
+namespace CamCube.Transport.Faults;
 
 /// <summary>
 /// A decorator over any <see cref="ILinkTransport"/> that injects faults (STYLE.md convention 5):
@@ -23,7 +23,7 @@ public sealed class FaultInjectingTransport : ILinkTransport, ITransportSink, IL
     private static readonly TimerCallback s_onTimer = static state =>
     {
         var self = (FaultInjectingTransport)state!;
-        self._loop.Post(self, SimulationEventCodes.DeliverDelayed, 0, null);
+        self._loop.Post(self, FaultEventCodes.DeliverDelayed, 0, null);
     };
 
     private readonly ILinkTransport _inner;
@@ -113,7 +113,7 @@ public sealed class FaultInjectingTransport : ILinkTransport, ITransportSink, IL
             _cut[(int)link] = true;
             if (!_innerDown[(int)link])
             {
-                _loop.Post(this, SimulationEventCodes.LinkDown, (int)link, null);
+                _loop.Post(this, FaultEventCodes.LinkDown, (int)link, null);
             }
         }
     }
@@ -127,7 +127,7 @@ public sealed class FaultInjectingTransport : ILinkTransport, ITransportSink, IL
             _cut[(int)link] = false;
             if (!_innerDown[(int)link])
             {
-                _loop.Post(this, SimulationEventCodes.LinkUp, (int)link, null);
+                _loop.Post(this, FaultEventCodes.LinkUp, (int)link, null);
             }
         }
     }
@@ -186,7 +186,7 @@ public sealed class FaultInjectingTransport : ILinkTransport, ITransportSink, IL
             // A silent loss: the frame is taken, and the link has room again as if it had left.
             frame.Release();
             FramesDroppedByPartition++;
-            _loop.Post(this, SimulationEventCodes.LinkRoom, (int)link, null);
+            _loop.Post(this, FaultEventCodes.LinkRoom, (int)link, null);
             return true;
         }
 
@@ -272,13 +272,13 @@ public sealed class FaultInjectingTransport : ILinkTransport, ITransportSink, IL
         var link = (LinkDirection)argument;
         switch (code)
         {
-            case SimulationEventCodes.DeliverDelayed:
+            case FaultEventCodes.DeliverDelayed:
                 DeliverDue();
                 break;
-            case SimulationEventCodes.LinkDown:
+            case FaultEventCodes.LinkDown:
                 _sink!.OnLinkStatus(link, up: false);
                 break;
-            case SimulationEventCodes.LinkUp:
+            case FaultEventCodes.LinkUp:
                 _sink!.OnLinkStatus(link, up: true);
                 if (HasRoom(link))
                 {
