@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Text;
 
 namespace CamCube.Cli.Tests;
 
@@ -14,7 +15,10 @@ internal static class CliRunner
         return (exit, output.ToString(), error.ToString());
     }
 
-    public static (int Exit, string Out, string Error) RunProcess(string stdin, params string[] args)
+    public static (int Exit, string Out, string Error) RunProcess(string stdin, params string[] args) =>
+        RunProcess(new UTF8Encoding(false).GetBytes(stdin), args);
+
+    public static (int Exit, string Out, string Error) RunProcess(byte[] stdin, params string[] args)
     {
         var dll = Path.Combine(AppContext.BaseDirectory, "camcube.dll");
         var start = new ProcessStartInfo("dotnet")
@@ -33,7 +37,7 @@ internal static class CliRunner
         using var process = Process.Start(start)!;
         var outTask = process.StandardOutput.ReadToEndAsync();
         var errTask = process.StandardError.ReadToEndAsync();
-        process.StandardInput.Write(stdin);
+        process.StandardInput.BaseStream.Write(stdin);
         process.StandardInput.Close();
         if (!process.WaitForExit(TimeSpan.FromMinutes(2)))
         {

@@ -116,6 +116,23 @@ public class KeyCommandTests
     }
 
     [Fact]
+    public void RealProcessHashesTheRawBytesOfKeysFromStandardInputThatAreNotUtf8()
+    {
+        byte[] first = [(byte)'k', 0xFF, (byte)'1'];
+        byte[] second = [(byte)'k', 0xFE, (byte)'1'];
+        var (exit, output, error) = CliRunner.RunProcess([.. first, (byte)'\n', .. second, (byte)'\n'], "key", "-", "--json");
+        Assert.True(exit == 0, error);
+        var ids = output.Split('\n', StringSplitOptions.RemoveEmptyEntries)
+            .Select(line =>
+            {
+                using var doc = JsonDocument.Parse(line);
+                return doc.RootElement.GetProperty("id").GetString()!;
+            })
+            .ToArray();
+        Assert.Equal<string[]>([Key.Hash(first).ToString(), Key.Hash(second).ToString()], ids);
+    }
+
+    [Fact]
     public void RealProcessExitsNonZeroOnBadArguments()
     {
         var (exit, output, error) = CliRunner.RunProcess("", "key", "a", "--shape", "nope");

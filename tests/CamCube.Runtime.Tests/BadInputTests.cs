@@ -12,14 +12,22 @@ public class BadInputTests
     private const ushort Probe = 0x0100;
     private const ushort Faulty = 0x0200;
 
-    private static (InMemoryCube Cube, List<Delivery> Log, ListLoggerFactory Logs) StartCube()
+    private static (InMemoryCube Cube, List<Delivery> Log, ListLoggerFactory Logs) StartCube(bool probeFirst = true)
     {
         var log = new List<Delivery>();
         var logs = new ListLoggerFactory();
         var cube = InMemoryCube.Start(new TorusShape(3, 3, 3), n =>
         {
-            n.Register(new RecordingService(Probe, log));
+            if (probeFirst)
+            {
+                n.Register(new RecordingService(Probe, log));
+            }
+
             n.Register(new ThrowingService(Faulty));
+            if (!probeFirst)
+            {
+                n.Register(new RecordingService(Probe, log));
+            }
         }, new InMemoryCubeOptions { LoggerFactory = logs });
         return (cube, log, logs);
     }
@@ -118,8 +126,28 @@ public class BadInputTests
         Assert.Equal(99, log[^1].PacketId);
     }
 
+    [Fact]
+    public void ServiceThatThrowsInFailureUpcallsIsLoggedAndTheServicesAfterItStillHearOfTheFailure()
+    {
+        var (cube, _, logs) = StartCube(probeFirst: false);
+        var victim = new Coordinate(1, 0, 0);
+        var probe = cube[new Coordinate(0, 0, 0)].GetService<RecordingService>()!;
+
+        cube.Kill(victim);
+
+        Assert.True(cube.RunUntil(cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        Assert.Contains((LinkDirection.PlusX, false), probe.LinkChanges);
+        Assert.Contains((victim, false), probe.ReachabilityChanges);
+        Assert.Contains(logs.Lines, l => l.Level == LogLevel.Error && l.Message.Contains("throwing threw in OnLinkChanged on node (0,0,0)", StringComparison.Ordinal));
+        Assert.Contains(logs.Lines, l => l.Level == LogLevel.Error && l.Message.Contains("throwing threw in OnServerReachabilityChanged on node (0,0,0)", StringComparison.Ordinal));
+    }
+
     private sealed class ThrowingService(ushort id) : ServiceBase(id, "throwing")
     {
         public override bool OnDeliver(Packet packet) => throw new InvalidOperationException("this service is broken on purpose");
+
+        public override void OnLinkChanged(LinkDirection link, bool up) => throw new InvalidOperationException("this service is broken on purpose");
+
+        public override void OnServerReachabilityChanged(Coordinate server, bool reachable) => throw new InvalidOperationException("this service is broken on purpose");
     }
 }

@@ -12,7 +12,7 @@ namespace CamCube.Runtime.Tests;
 /// arrived on at the previous hop.
 /// </summary>
 internal sealed class ChainService(ushort id = 0x0500, RoutingQueueOptions? queue = null, List<(Coordinate At, KeyCoordinate Current, int PacketId)>? timeline = null)
-    : RoutedServiceBase(id, "chain", queue)
+    : RoutedServiceBase(id, "chain", queue), IHopInspector
 {
     public const int ChainOffset = 12;
 
@@ -69,7 +69,7 @@ internal sealed class ChainService(ushort id = 0x0500, RoutingQueueOptions? queu
 
     public override int Classify(Packet packet) => ClassifyHook?.Invoke(packet) ?? 0;
 
-    protected override HopAction OnHop(Packet packet, bool responsible)
+    public HopAction OnHop(Packet packet, bool responsible)
     {
         var payload = packet.Payload;
         CheckNotBackToSender(packet);

@@ -123,13 +123,13 @@ public class RoutedServiceHopTests
     private sealed class PassingKeyListService() : KeyListService(0x0520, "key-list-passing");
 
     /// <summary>Counts the hops it inspects, forwarding and responsible.</summary>
-    private sealed class InspectingKeyListService() : KeyListService(0x0521, "key-list-inspecting")
+    private sealed class InspectingKeyListService() : KeyListService(0x0521, "key-list-inspecting"), IHopInspector
     {
         public int ForwardingHops { get; private set; }
 
         public int ResponsibleHops { get; private set; }
 
-        protected override HopAction OnHop(Packet packet, bool responsible)
+        public HopAction OnHop(Packet packet, bool responsible)
         {
             if (responsible)
             {

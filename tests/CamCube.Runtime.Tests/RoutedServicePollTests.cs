@@ -35,7 +35,7 @@ public class RoutedServicePollTests
     }
 
     /// <summary>Routes one-entry chains and counts the node's polls, which it answers from its router.</summary>
-    private sealed class CountingPollService() : RoutedServiceBase(0x0510, "counting-poll")
+    private sealed class CountingPollService() : RoutedServiceBase(0x0510, "counting-poll"), IHopInspector
     {
         public int Polls { get; private set; }
 
@@ -74,7 +74,7 @@ public class RoutedServicePollTests
             return 1;
         }
 
-        protected override HopAction OnHop(Packet packet, bool responsible)
+        public HopAction OnHop(Packet packet, bool responsible)
         {
             if (responsible && packet.Payload[0] == 0)
             {

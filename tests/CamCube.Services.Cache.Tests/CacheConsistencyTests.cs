@@ -1,5 +1,5 @@
 using CamCube.Services.Cache.Tests.Consistency;
-using CamCube.Transport.Simulation.Faults;
+using CamCube.Transport.Faults;
 using Xunit.Abstractions;
 
 namespace CamCube.Services.Cache.Tests;

@@ -1,5 +1,5 @@
 using CamCube.Packets;
-using CamCube.Transport.Simulation.Faults;
+using CamCube.Transport.Faults;
 
 namespace CamCube.Transport.Simulation.Tests;
 

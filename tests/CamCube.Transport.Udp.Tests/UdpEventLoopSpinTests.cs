@@ -65,6 +65,32 @@ public sealed class UdpEventLoopSpinTests : IDisposable
     }
 
     [Fact]
+    public void ASpinEndsAndTheNextSpinsAreSkippedWhenAYieldFindsTheCoreContended()
+    {
+        Loop.SpinAfterSend = UdpEventLoop.SpinAfterSendMax;
+        Assert.True(SpinWait.SpinUntil(() => Loop.IsBlockedInSocket, s_timeout));
+        var before = (Loop.Spins, Loop.SpinsContended, Loop.SpinsSkipped);
+
+        // A yield that keeps the core from the loop for 100 us: another thread had it, as when 27 nodes share 2 cores.
+        Loop.YieldCpu = static () =>
+        {
+            var end = TimeProvider.System.GetTimestamp() + (TimeProvider.System.TimestampFrequency / 10_000);
+            while (TimeProvider.System.GetTimestamp() < end)
+            {
+            }
+        };
+        Assert.Equal(1, A.SendBurst(LinkDirection.PlusX, [[1]]));
+        Assert.True(SpinWait.SpinUntil(() => Loop.SpinsContended == before.SpinsContended + 1 && Loop.IsBlockedInSocket, s_timeout));
+
+        // The next sends earn no spin (8 are skipped after a first contention).
+        Loop.YieldCpu = static () => Thread.Yield();
+        Assert.Equal(1, A.SendBurst(LinkDirection.PlusX, [[2]]));
+        Assert.True(SpinWait.SpinUntil(() => Loop.SpinsSkipped == before.SpinsSkipped + 1 && Loop.IsBlockedInSocket, s_timeout));
+        Assert.Equal(before.Spins + 1, Loop.Spins);
+        Assert.True(_cube.Nodes[1].Sink.WaitFor(s => s.FrameCount == 2, s_timeout));
+    }
+
+    [Fact]
     public void SpinAfterSendIsFromZeroToAMillisecond()
     {
         Assert.Equal(TimeSpan.Zero, Loop.SpinAfterSend);

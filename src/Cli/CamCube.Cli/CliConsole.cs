@@ -4,4 +4,50 @@ namespace CamCube.Cli;
 /// <param name="In">Standard input.</param>
 /// <param name="Out">Standard output.</param>
 /// <param name="Error">Standard error.</param>
-internal sealed record CliConsole(TextReader In, TextWriter Out, TextWriter Error);
+/// <param name="InBytes">Standard input as bytes, for commands that must see input that is not UTF-8 (null: use <paramref name="In"/>).</param>
+internal sealed record CliConsole(TextReader In, TextWriter Out, TextWriter Error, Stream? InBytes = null)
+{
+    /// <summary>Reads standard input line by line, keeping the bytes of invalid UTF-8 as <see cref="RawArguments"/> does.</summary>
+    public IEnumerable<string> ReadRawLines()
+    {
+        if (InBytes is null)
+        {
+            string? text;
+            while ((text = In.ReadLine()) is not null)
+            {
+                yield return text;
+            }
+
+            yield break;
+        }
+
+        var buffer = new byte[1 << 16];
+        var line = new MemoryStream();
+        int read;
+        while ((read = InBytes.Read(buffer)) > 0)
+        {
+            var start = 0;
+            int newline;
+            while ((newline = Array.IndexOf(buffer, (byte)'\n', start, read - start)) >= 0)
+            {
+                line.Write(buffer, start, newline - start);
+                yield return RawLine(line);
+                line.SetLength(0);
+                start = newline + 1;
+            }
+
+            line.Write(buffer, start, read - start);
+        }
+
+        if (line.Length > 0)
+        {
+            yield return RawLine(line);
+        }
+    }
+
+    private static string RawLine(MemoryStream line)
+    {
+        var bytes = line.GetBuffer().AsSpan(0, (int)line.Length);
+        return RawArguments.Decode(bytes.EndsWith("\r"u8) ? bytes[..^1] : bytes);
+    }
+}

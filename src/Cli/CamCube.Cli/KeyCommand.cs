@@ -53,8 +53,7 @@ internal static class KeyCommand
         {
             if (key == "-")
             {
-                string? line;
-                while ((line = console.In.ReadLine()) is not null)
+                foreach (var line in console.ReadRawLines())
                 {
                     if (line.Length > 0)
                     {

@@ -9,10 +9,11 @@ internal static class Program
     {
         // Buffered output: the bulk path of 'camcube key -' prints thousands of lines a second.
         using var stdout = new StreamWriter(Console.OpenStandardOutput(), new UTF8Encoding(false), 1 << 16) { AutoFlush = false };
-        using var stdin = new StreamReader(Console.OpenStandardInput(), Encoding.UTF8, false, 1 << 16);
+        using var stdinBytes = Console.OpenStandardInput();
+        using var stdin = new StreamReader(stdinBytes, Encoding.UTF8, false, 1 << 16);
         try
         {
-            return CliApp.Run(RawArguments.Recover(args, RawArguments.ReadProcCommandLine), new CliConsole(stdin, stdout, Console.Error));
+            return CliApp.Run(RawArguments.Recover(args, RawArguments.ReadProcCommandLine), new CliConsole(stdin, stdout, Console.Error, stdinBytes));
         }
         finally
         {

@@ -5,7 +5,7 @@ using CamCube.Runtime.Loops;
 using CamCube.Services;
 using CamCube.Services.Diagnostics;
 using CamCube.Transport;
-using CamCube.Transport.Simulation.Faults;
+using CamCube.Transport.Faults;
 using CamCube.Transport.Udp;
 using Microsoft.Extensions.Logging;
 

@@ -7,13 +7,15 @@ namespace CamCube.Runtime;
 internal sealed class LoopTimer : ITimer, ILoopWork
 {
     private readonly Node _node;
+    private readonly ServiceSlot _slot;
     private readonly Action _callback;
     private readonly ITimer _timer;
     private volatile bool _disposed;
 
-    public LoopTimer(Node node, Action callback, TimeSpan dueTime, TimeSpan period)
+    public LoopTimer(Node node, ServiceSlot slot, Action callback, TimeSpan dueTime, TimeSpan period)
     {
         _node = node;
+        _slot = slot;
         _callback = callback;
         _timer = node.TimeProvider.CreateTimer(static state => ((LoopTimer)state!).Fire(), this, dueTime, period);
     }
@@ -36,7 +38,7 @@ internal sealed class LoopTimer : ITimer, ILoopWork
     {
         if (!_disposed && _node.IsRunning)
         {
-            _callback();
+            _node.RunTimer(_slot, _callback);
         }
     }
 

@@ -1,4 +1,5 @@
 using CamCube.Packets;
+using CamCube.Runtime.Upcalls;
 using CamCube.Services;
 
 namespace CamCube.Runtime;
@@ -252,19 +253,7 @@ public sealed partial class Node
         Packet? packet = null;
         if (MayPoll(slot, (int)link))
         {
-            try
-            {
-                packet = slot.PolledRouter is { } router ? router.Poll(link)
-                    : slot.Base is { } service ? service.Poll(link)
-                    : slot.Service.Poll(link);
-            }
-#pragma warning disable CA1031 // A faulty service must not take the node down.
-            catch (Exception ex)
-#pragma warning restore CA1031
-            {
-                Log.ServiceThrew(_logger, ex, slot.Service.Name, nameof(Services.IService.Poll), Self);
-                packet = null;
-            }
+            TryUpcall<PollUpcall, Packet?>(slot, new PollUpcall(link), null, out packet);
         }
 
         // A service that does not poll (a ServiceBase that keeps the base Poll, or a control service with nothing pending) would return null.

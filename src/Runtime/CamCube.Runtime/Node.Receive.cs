@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using CamCube.Packets;
+using CamCube.Runtime.Upcalls;
 using CamCube.Services;
 using CamCube.Transport;
 
@@ -45,20 +46,7 @@ public sealed partial class Node
         frame.ArrivalLink = link;
         if (frame.DestinationKind == DestinationKind.Neighbor)
         {
-            bool kept;
-            try
-            {
-                kept = slot.Service.OnNeighborFrame(frame, link);
-            }
-#pragma warning disable CA1031 // A faulty service must not take the node down.
-            catch (Exception ex)
-#pragma warning restore CA1031
-            {
-                ServiceFault(slot, frame, ex, nameof(IService.OnNeighborFrame));
-                return;
-            }
-
-            if (!kept)
+            if (TryUpcall<NeighborFrameUpcall, bool>(slot, new NeighborFrameUpcall(frame, link), frame, out var kept) && !kept)
             {
                 frame.Release();
             }
@@ -126,30 +114,10 @@ public sealed partial class Node
     private void Deliver(ServiceSlot slot, Packet packet)
     {
         slot.Counters.PacketsDelivered++;
-        bool kept;
-        try
-        {
-            kept = slot.Base is { } service ? service.OnDeliver(packet) : slot.Service.OnDeliver(packet);
-        }
-#pragma warning disable CA1031 // A faulty service must not take the node down.
-        catch (Exception ex)
-#pragma warning restore CA1031
-        {
-            ServiceFault(slot, packet, ex, nameof(IService.OnDeliver));
-            return;
-        }
-
-        if (!kept)
+        if (TryUpcall<DeliverUpcall, bool>(slot, new DeliverUpcall(packet), packet, out var kept) && !kept)
         {
             packet.Release();
         }
-    }
-
-    private void ServiceFault(ServiceSlot slot, Packet packet, Exception exception, string upcall)
-    {
-        Counters.CountDrop(DropReason.ServiceFault);
-        Log.ServiceThrew(_logger, exception, slot.Service.Name, upcall, Self);
-        packet.Release();
     }
 
     internal void DropWithLog(Packet packet, DropReason reason, string detail)
@@ -157,6 +125,43 @@ public sealed partial class Node
         Counters.CountDrop(reason);
         _dropLog.Dropped(Self, reason, detail);
         packet.Release();
+    }
+
+    /// <summary>
+    /// Drops a routed packet of <paramref name="slot"/>'s service (counted, and logged with
+    /// <paramref name="detail"/> if given); if the service hears of its drops and the reason is one
+    /// it is told of, a notice goes to the packet's source first (<see cref="DropNoticeService"/>).
+    /// </summary>
+    internal void DropRouted(ServiceSlot slot, Packet packet, DropReason reason, string? detail = null)
+    {
+        if (slot.DropObserver is not null && _running && packet.DestinationKind != DestinationKind.Neighbor && DropNoticeService.IsNoticed(reason))
+        {
+            _dropNotices.Notify(packet, reason);
+        }
+
+        if (detail is null)
+        {
+            DropQuietly(packet, reason);
+        }
+        else
+        {
+            DropWithLog(packet, reason, detail);
+        }
+    }
+
+    /// <summary>A drop notice reached the dropped packet's source: the sending service hears of it.</summary>
+    internal void DeliverDropNotice(Packet notice)
+    {
+        if (!DropNoticeService.TryRead(notice, out var serviceId, out _))
+        {
+            Counters.CountDrop(DropReason.Malformed);
+            return;
+        }
+
+        if (_slotsById.TryGetValue(serviceId, out var slot) && slot.DropObserver is not null && slot.Registered)
+        {
+            TryUpcall<DropUpcall, bool>(slot, new DropUpcall(notice), null, out _);
+        }
     }
 
     internal void DropQuietly(Packet packet, DropReason reason)

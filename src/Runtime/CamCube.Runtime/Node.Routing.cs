@@ -1,4 +1,5 @@
 using CamCube.Packets;
+using CamCube.Runtime.Upcalls;
 using CamCube.Services;
 
 namespace CamCube.Runtime;
@@ -54,7 +55,7 @@ public sealed partial class Node
     {
         if (!TryResolve(packet, out var server))
         {
-            DropQuietly(packet, DropReason.Unreachable);
+            DropRouted(slot, packet, DropReason.Unreachable);
             return RouteStatus.DroppedUnreachable;
         }
 
@@ -89,16 +90,8 @@ public sealed partial class Node
                 return RouteStatus.Queued;
             }
 
-            ForwardDecision decision;
-            try
+            if (!TryUpcall<ForwardUpcall, ForwardDecision>(slot, new ForwardUpcall(packet), packet, out var decision))
             {
-                decision = slot.Base is { } service ? service.OnForward(packet) : slot.Service.OnForward(packet);
-            }
-#pragma warning disable CA1031 // A faulty service must not take the node down.
-            catch (Exception ex)
-#pragma warning restore CA1031
-            {
-                ServiceFault(slot, packet, ex, nameof(IService.OnForward));
                 return RouteStatus.DroppedInvalid;
             }
 
@@ -116,7 +109,7 @@ public sealed partial class Node
             // The service may have rewritten the destination.
             if (!TryResolve(packet, out server))
             {
-                DropQuietly(packet, DropReason.Unreachable);
+                DropRouted(slot, packet, DropReason.Unreachable);
                 return RouteStatus.DroppedUnreachable;
             }
 
@@ -139,14 +132,14 @@ public sealed partial class Node
     {
         if (packet.HopLimit == 0)
         {
-            DropWithLog(packet, DropReason.HopLimitExceeded, $"packet of service 0x{packet.ServiceId:X4} from {packet.Source} to {packet.Destination} after {packet.HopCount} hops");
+            DropRouted(slot, packet, DropReason.HopLimitExceeded, $"packet of service 0x{packet.ServiceId:X4} from {packet.Source} to {packet.Destination} after {packet.HopCount} hops");
             return RouteStatus.DroppedInvalid;
         }
 
         var links = (byte)(Routes.NextHops(server) & _upLinks);
         if (links == 0)
         {
-            DropQuietly(packet, DropReason.NoRoute);
+            DropRouted(slot, packet, DropReason.NoRoute);
             return RouteStatus.DroppedUnreachable;
         }
 
@@ -197,19 +190,7 @@ public sealed partial class Node
             RerouteOrphans(link);
         }
 
-        foreach (var slot in _dataSlots.ToArray())
-        {
-            try
-            {
-                slot.Service.OnLinkChanged(link, up);
-            }
-#pragma warning disable CA1031 // A faulty service must not take the node down.
-            catch (Exception ex)
-#pragma warning restore CA1031
-            {
-                Log.ServiceThrew(_logger, ex, slot.Service.Name, nameof(IService.OnLinkChanged), Self);
-            }
-        }
+        UpcallDataServices(new LinkChangedUpcall(link, up));
 
         if (up)
         {
@@ -259,17 +240,27 @@ public sealed partial class Node
         foreach (var (server, reachable) in changes)
         {
             Log.ServerReachability(_logger, Self, server, reachable ? "reachable" : "unreachable");
-            foreach (var slot in _dataSlots.ToArray())
+            UpcallDataServices(new ReachabilityUpcall(server, reachable));
+        }
+
+        if (changes.Length > 0)
+        {
+            AnnounceOwnershipChanges(changes);
+        }
+    }
+
+    /// <summary>Tells each service that watches key coordinates which of them changed root or replica set with these reachability changes.</summary>
+    private void AnnounceOwnershipChanges((Coordinate Server, bool Reachable)[] changes)
+    {
+        foreach (var slot in _dataSlots.ToArray())
+        {
+            for (var i = 0; i < slot.KeyWatches.Count && slot.Registered; i++)
             {
-                try
+                var watch = slot.KeyWatches[i];
+                var changed = watch.TakeChanges(changes);
+                if (changed.Count > 0)
                 {
-                    slot.Service.OnServerReachabilityChanged(server, reachable);
-                }
-#pragma warning disable CA1031 // A faulty service must not take the node down.
-                catch (Exception ex)
-#pragma warning restore CA1031
-                {
-                    Log.ServiceThrew(_logger, ex, slot.Service.Name, nameof(IService.OnServerReachabilityChanged), Self);
+                    TryUpcall<OwnershipUpcall, bool>(slot, new OwnershipUpcall(watch, changed), null, out _);
                 }
             }
         }

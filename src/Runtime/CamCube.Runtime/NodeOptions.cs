@@ -17,6 +17,12 @@ public sealed class NodeOptions
     /// <summary>Gets or sets the most packets one service may have queued at this node; more are dropped as <c>QueueFull</c>. Default 8,192.</summary>
     public int SendQueuePacketsMax { get; set; } = 8_192;
 
+    /// <summary>
+    /// Gets or sets the most items of work other threads may have posted to one service and not yet
+    /// run (<c>INodeContext.TryPost</c>, <c>Post</c>, <c>InvokeAsync</c>); a post past it is refused. Default 65,536.
+    /// </summary>
+    public int PostedItemsMax { get; set; } = 65_536;
+
     /// <summary>Gets or sets the seed of the node's random source; the node mixes in its coordinate. Default 1.</summary>
     public int Seed { get; set; } = 1;
 
@@ -46,6 +52,11 @@ public sealed class NodeOptions
         if (HeartbeatTimeout <= HeartbeatInterval)
         {
             throw new ArgumentOutOfRangeException(nameof(HeartbeatTimeout), HeartbeatTimeout, $"The heartbeat timeout must be longer than the interval ({HeartbeatInterval}).");
+        }
+
+        if (PostedItemsMax < 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(PostedItemsMax), PostedItemsMax, "A service must be able to have at least one posted item waiting.");
         }
 
         if (SendQueuePacketsMax < 1)

@@ -1,5 +1,7 @@
 using CamCube.Packets;
 using CamCube.Runtime.ExtendedRouting;
+using CamCube.Runtime.Ownership;
+using CamCube.Runtime.Posting;
 using CamCube.Services;
 using Microsoft.Extensions.Logging;
 
@@ -91,10 +93,27 @@ internal sealed class ServiceContext(Node node, ServiceSlot slot) : INodeContext
         return router;
     }
 
+    public IKeyWatch CreateKeyWatch(int replicaCount)
+    {
+        if (replicaCount < 1 || replicaCount > node.Shape.ServerCount)
+        {
+            throw new ArgumentOutOfRangeException(nameof(replicaCount), replicaCount, $"r is from 1 to the number of servers, {node.Shape.ServerCount}.");
+        }
+
+        if (slot.Service is not IOwnershipObserver)
+        {
+            throw new InvalidOperationException($"Service {slot.Service.Name} watches key coordinates but does not implement IOwnershipObserver, so it could not hear of their changes.");
+        }
+
+        var watch = new KeyWatch(node, slot, replicaCount);
+        slot.KeyWatches.Add(watch);
+        return watch;
+    }
+
     public ITimer CreateTimer(Action callback, TimeSpan dueTime, TimeSpan period)
     {
         ArgumentNullException.ThrowIfNull(callback);
-        return new LoopTimer(node, callback, dueTime, period);
+        return new LoopTimer(node, slot, callback, dueTime, period);
     }
 
     public void Drop(Packet packet, DropReason reason)
@@ -102,4 +121,61 @@ internal sealed class ServiceContext(Node node, ServiceSlot slot) : INodeContext
         ArgumentNullException.ThrowIfNull(packet);
         node.DropQuietly(packet, reason);
     }
+
+    public bool TryPost(Action<object?> callback, object? state)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        return slot.Mailbox.TryPost(callback, state);
+    }
+
+    public void Post(Action action)
+    {
+        ArgumentNullException.ThrowIfNull(action);
+        if (!slot.Mailbox.TryPost(action, null))
+        {
+            throw new InvalidOperationException(RefusedWhy());
+        }
+    }
+
+    public Task<T> InvokeAsync<T>(Func<T> function)
+    {
+        ArgumentNullException.ThrowIfNull(function);
+        return Invoke(new PostedCall<T>(function));
+    }
+
+    public Task<T> InvokeAsync<T>(Func<Task<T>> function)
+    {
+        ArgumentNullException.ThrowIfNull(function);
+        return Invoke(new PostedCall<T>(function));
+    }
+
+    public Task InvokeAsync(Action action)
+    {
+        ArgumentNullException.ThrowIfNull(action);
+        return Invoke(new PostedCall<bool>(() =>
+        {
+            action();
+            return true;
+        }));
+    }
+
+    public Task InvokeAsync(Func<Task> function)
+    {
+        ArgumentNullException.ThrowIfNull(function);
+        return Invoke(new PostedCall<bool>(function));
+    }
+
+    private Task<T> Invoke<T>(PostedCall<T> call)
+    {
+        if (!slot.Mailbox.TryPost(PostedCall<T>.Run, call))
+        {
+            call.Refuse(RefusedWhy());
+        }
+
+        return call.Task;
+    }
+
+    private string RefusedWhy() => slot.Registered
+        ? $"Service {slot.Service.Name} on node {node.Self} already has {node.Options.PostedItemsMax} posted items waiting."
+        : $"Service {slot.Service.Name} is no longer registered on node {node.Self}.";
 }

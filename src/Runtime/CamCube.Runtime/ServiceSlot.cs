@@ -1,6 +1,7 @@
-using System.Reflection;
 using CamCube.Packets;
 using CamCube.Runtime.ExtendedRouting;
+using CamCube.Runtime.Ownership;
+using CamCube.Runtime.Posting;
 using CamCube.Services;
 
 namespace CamCube.Runtime;
@@ -17,15 +18,17 @@ internal sealed class ServiceSlot
         Id = service.ServiceId;
         Base = service as ServiceBase;
         Control = isControl ? service as IControlService : null;
+        DropObserver = service as IDropObserver;
         Weight = weight;
         IsControl = isControl;
         Stride = StrideUnit / weight;
         Queue = new SendQueue(sendQueuePacketsMax);
 
         // Checked once: whether a poll may make a packet the queue does not hold (the control
-        // services say so per link themselves, see Node.WantsRoom).
-        Forwards = Base is null || !Keeps(typeof(ServiceBase), nameof(ServiceBase.OnForward), typeof(Packet));
-        Polls = isControl ? Control is null : (Base is null || !Keeps(typeof(ServiceBase), nameof(ServiceBase.Poll), typeof(LinkDirection)));
+        // services say so per link themselves, see Node.WantsRoom). A delegate to a virtual method
+        // binds to its most derived override, which tells whether the service overrides it.
+        Forwards = Base is null || !IsDeclaredBy(new Func<Packet, ForwardDecision>(Base.OnForward), typeof(ServiceBase));
+        Polls = isControl ? Control is null : (Base is null || !IsDeclaredBy(new Func<LinkDirection, Packet?>(Base.Poll), typeof(ServiceBase)));
     }
 
     public IService Service { get; }
@@ -39,6 +42,9 @@ internal sealed class ServiceSlot
 
     /// <summary>Gets the service as a control service that tells whether it has packets pending, or null.</summary>
     public IControlService? Control { get; }
+
+    /// <summary>Gets the service as one that hears of its dropped packets, or null: then no notice is sent for them.</summary>
+    public IDropObserver? DropObserver { get; }
 
     /// <summary>Gets the service id, read once at registration (it keys the node's slots).</summary>
     public ushort Id { get; }
@@ -72,6 +78,12 @@ internal sealed class ServiceSlot
 
     public ServiceContext? Context { get; set; }
 
+    /// <summary>Gets the service's watches of key coordinates whose root or replica set it wants to hear about.</summary>
+    public List<KeyWatch> KeyWatches { get; } = [];
+
+    /// <summary>Gets or sets the work other threads posted to the service, set when the node adds the slot.</summary>
+    public ServiceMailbox Mailbox { get; set; } = null!;
+
     /// <summary>Gets the service's extended router, if it uses the extended routing service.</summary>
     public ExtendedRouter? Router { get; private set; }
 
@@ -84,9 +96,9 @@ internal sealed class ServiceSlot
 
     /// <summary>
     /// Gets the router the node hands the service's key-routed packets to at every hop, without the
-    /// service's upcalls: set when the service keeps <see cref="RoutedServiceBase"/>'s <c>OnHop</c>,
-    /// which hands every packet to the router unchanged (four calls and a second root lookup fewer
-    /// per hop); null when the service inspects its packets itself.
+    /// service's upcalls: set when the service does not say it inspects hops (<see cref="IHopInspector"/>),
+    /// as <see cref="RoutedServiceBase"/> then hands every packet to the router unchanged (four calls
+    /// and a second root lookup fewer per hop); null when the service inspects its packets itself.
     /// </summary>
     public ExtendedRouter? DirectRouter { get; private set; }
 
@@ -94,14 +106,13 @@ internal sealed class ServiceSlot
     public void AttachRouter(ExtendedRouter router)
     {
         Router = router;
-        var routed = Service is RoutedServiceBase;
-        PolledRouter = routed && Keeps(typeof(RoutedServiceBase), nameof(RoutedServiceBase.Poll), typeof(LinkDirection)) ? router : null;
-        DirectRouter = routed && Keeps(typeof(RoutedServiceBase), "OnHop", typeof(Packet), typeof(bool)) ? router : null;
+        var routed = Service as RoutedServiceBase;
+        PolledRouter = routed is not null && IsDeclaredBy(new Func<LinkDirection, Packet?>(routed.Poll), typeof(RoutedServiceBase)) ? router : null;
+        DirectRouter = routed is not null && Service is not IHopInspector ? router : null;
     }
 
-    /// <summary>Gets whether the service's method <paramref name="name"/> (public or protected) is still the one <paramref name="declaringType"/> declares (not overridden).</summary>
-    private bool Keeps(Type declaringType, string name, params Type[] parameters) =>
-        Service.GetType().GetMethod(name, BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic, parameters)?.DeclaringType == declaringType;
+    /// <summary>Gets whether the method a delegate is bound to (a virtual method's most derived override) is declared by <paramref name="declaringType"/>.</summary>
+    private static bool IsDeclaredBy(Delegate method, Type declaringType) => method.Method.DeclaringType == declaringType;
 
     public bool Registered { get; set; } = true;
 }

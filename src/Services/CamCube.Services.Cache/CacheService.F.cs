@@ -4,7 +4,7 @@ using CamCube.Packets;
 namespace CamCube.Services.Cache;
 
 /// <summary>The cache's routing protocol: its F function and what it does with its packets at each hop (symbiotic-routing 7).</summary>
-public sealed partial class CacheService
+public sealed partial class CacheService : IHopInspector
 {
     /// <summary>
     /// symbiotic-routing 7: "At the source of a lookup, F determines the key coordinate of the object
@@ -41,7 +41,7 @@ public sealed partial class CacheService
     }
 
     /// <inheritdoc/>
-    protected override HopAction OnHop(Packet packet, bool responsible)
+    public HopAction OnHop(Packet packet, bool responsible)
     {
         ArgumentNullException.ThrowIfNull(packet);
         var p = packet.Payload;

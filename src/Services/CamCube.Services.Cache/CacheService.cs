@@ -20,7 +20,10 @@ public sealed partial class CacheService : RoutedServiceBase
     private readonly KeyCoordinate[] _secondaries;
     private CacheStore? _store;
     private FragmentAssembler? _assembler;
-    private ITimer? _doorbell;
+    private static readonly Action<object?> s_drainInbox = static service => ((CacheService)service!).DrainInbox();
+
+    /// <summary>The node, for the threads that queue requests: set while the service is registered.</summary>
+    private INodeContext? _loop;
     private ITimer? _sweep;
     private int _doorbellRung;
     private int _inFlight;
@@ -57,7 +60,8 @@ public sealed partial class CacheService : RoutedServiceBase
 
         // A restarted node must not reuse the request ids of its previous life, which roots remember.
         _nextRequestId = (uint)node.TimeProvider.GetTimestamp();
-        _doorbell = node.CreateTimer(DrainInbox, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+        _roots = node.CreateKeyWatch(1);
+        Volatile.Write(ref _loop, node);
         _sweep = node.CreateTimer(Sweep, Options.SweepPeriod, Options.SweepPeriod);
     }
 
@@ -65,8 +69,10 @@ public sealed partial class CacheService : RoutedServiceBase
     public override void OnDeregistered()
     {
         _everyServerReachable = false;
-        _doorbell?.Dispose();
+        Volatile.Write(ref _loop, null);
         _sweep?.Dispose();
+        _keysAt.Clear();
+        _keysWatched = 0;
         foreach (var pending in _pending.Values)
         {
             Finish(pending, CacheStatus.Timeout);
@@ -126,7 +132,7 @@ public sealed partial class CacheService : RoutedServiceBase
             return;
         }
 
-        if (Interlocked.Increment(ref _inFlight) > Options.PendingRequestsMax || _doorbell is not { } doorbell)
+        if (Interlocked.Increment(ref _inFlight) > Options.PendingRequestsMax || Volatile.Read(ref _loop) is not { } loop)
         {
             Interlocked.Decrement(ref _inFlight);
             request.Complete(CacheStatus.Busy);
@@ -135,10 +141,12 @@ public sealed partial class CacheService : RoutedServiceBase
 
         _inbox.Enqueue(request);
 
-        // Ring once per drain: the drain clears the flag before it empties the queue, so nothing waits unseen.
+        // Onto the loop once per drain: the drain clears the flag before it empties the queue, so
+        // nothing waits unseen. A refused post means the service is leaving its node, whose
+        // deregistration answers what waits.
         if (Interlocked.Exchange(ref _doorbellRung, 1) == 0)
         {
-            doorbell.Change(TimeSpan.Zero, Timeout.InfiniteTimeSpan);
+            loop.TryPost(s_drainInbox, this);
         }
     }
 
@@ -225,6 +233,7 @@ public sealed partial class CacheService : RoutedServiceBase
         AnswerSettledWrites(now);
         _recentWrites!.Expire(now);
         _invalidated!.Expire(now);
+        PruneWatchedRoots(Store);
         _assembler!.Sweep(now - (long)(Options.RequestTimeout.TotalSeconds * Node.TimeProvider.TimestampFrequency));
         lock (Store.Gate)
         {

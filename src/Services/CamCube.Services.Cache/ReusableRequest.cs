@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Numerics;
 using System.Threading.Tasks.Sources;
+using CamCube.Services.Cache.FrontEnd;
 
 namespace CamCube.Services.Cache;
 
@@ -8,7 +9,8 @@ namespace CamCube.Services.Cache;
 /// A request a front-end connection reuses for one command after another, so a request through the
 /// node's loop allocates nothing in steady state: it borrows the connection's key and value bytes,
 /// keeps the answer's value in a buffer of its own, and is awaited as a <see cref="ValueTask{TResult}"/>
-/// whose continuation runs on the thread pool, never on the node's loop. One use at a time: prepare,
+/// whose continuation runs on the connection's receiving thread when it has one
+/// (<see cref="ReceiveThreadScheduler"/>), else on the thread pool; never on the node's loop. One use at a time: prepare,
 /// hand to <see cref="CacheService.Execute"/>, await <see cref="Answer"/>, read the answer, <see cref="Recycle"/>.
 /// </summary>
 internal sealed class ReusableRequest : PendingRequest, IValueTaskSource<CacheStatus>
@@ -17,10 +19,20 @@ internal sealed class ReusableRequest : PendingRequest, IValueTaskSource<CacheSt
     private const int RetainedBufferBytesMax = 16 * 1024;
     private const int BufferBytesMin = 256;
 
-    private ManualResetValueTaskSourceCore<CacheStatus> _core = new() { RunContinuationsAsynchronously = true };
+    private static readonly Action<object?> s_dispatch = Dispatch;
+
+    private readonly ReceiveThreadScheduler? _scheduler;
+
+    // Continuations run inline on the loop only as far as Dispatch, which hands them to the scheduler.
+    private ManualResetValueTaskSourceCore<CacheStatus> _core = new() { RunContinuationsAsynchronously = false };
+    private Action<object?>? _continuation;
+    private object? _continuationState;
     private byte[] _retained = [];
     private byte[]? _rented;
     private byte[] _buffer = [];
+
+    /// <summary>Creates a request whose answers continue on the thread pool, or through <paramref name="scheduler"/> when given.</summary>
+    public ReusableRequest(ReceiveThreadScheduler? scheduler = null) => _scheduler = scheduler;
 
     /// <summary>Gets the answer; await it once per use.</summary>
     public ValueTask<CacheStatus> Answer => new(this, _core.Version);
@@ -69,8 +81,31 @@ internal sealed class ReusableRequest : PendingRequest, IValueTaskSource<CacheSt
     public ValueTaskSourceStatus GetStatus(short token) => _core.GetStatus(token);
 
     /// <inheritdoc/>
-    public void OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags) =>
-        _core.OnCompleted(continuation, state, token, flags);
+    public void OnCompleted(Action<object?> continuation, object? state, short token, ValueTaskSourceOnCompletedFlags flags)
+    {
+        // Noted before the registration: the answer may come at once, and is dispatched exactly once either way.
+        _scheduler?.Expect();
+        _continuation = continuation;
+        _continuationState = state;
+        _core.OnCompleted(s_dispatch, this, token, flags);
+    }
+
+    private static void Dispatch(object? state)
+    {
+        var request = (ReusableRequest)state!;
+        var continuation = request._continuation!;
+        var continuationState = request._continuationState;
+        request._continuation = null;
+        request._continuationState = null;
+        if (request._scheduler is { } scheduler)
+        {
+            scheduler.Schedule(continuation, continuationState);
+        }
+        else
+        {
+            ThreadPool.UnsafeQueueUserWorkItem(continuation, continuationState, preferLocal: true);
+        }
+    }
 
     protected override Span<byte> ResponseBuffer(int length)
     {

@@ -24,9 +24,6 @@ internal static class SimulationEventCodes
     /// <summary>A link endpoint came up; the argument is the endpoint.</summary>
     public const int LinkUp = -7;
 
-    /// <summary>A fault decorator delivers frames whose delay is over.</summary>
-    public const int DeliverDelayed = -8;
-
     /// <summary>A link endpoint's head frame has left and its node asked for room; the argument is the endpoint.</summary>
     public const int RoomDue = -9;
 

@@ -1,5 +1,5 @@
-using CamCube.Transport.Simulation;
-using CamCube.Transport.Simulation.Faults;
+using CamCube.Testing;
+using CamCube.Transport.Faults;
 
 namespace CamCube.Services.Cache.Tests.Consistency;
 

@@ -2,7 +2,7 @@ using System.Globalization;
 using CamCube.Services;
 using CamCube.Services.Diagnostics;
 using CamCube.Transport;
-using CamCube.Transport.Simulation.Faults;
+using CamCube.Transport.Faults;
 
 namespace CamCube.Hosting.Control;
 

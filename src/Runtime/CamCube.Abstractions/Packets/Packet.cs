@@ -8,8 +8,9 @@ namespace CamCube.Packets;
 /// </summary>
 /// <remarks>
 /// <para>Ownership: exactly one party owns a packet at a time and only the owner may touch it.
-/// <see cref="PacketPool.Rent"/> makes the caller the owner. Handing a packet to a send or route
-/// call hands it over when the call returns true; a false return leaves it with the caller. A
+/// <see cref="PacketPool.Rent"/> makes the caller the owner. A service's route and send calls
+/// take the packet whatever they return (the rule is stated once, on <see cref="Services.RouteStatus"/>);
+/// a transport's <see cref="Transport.ILinkTransport.TrySend"/> takes it only when it returns true. A
 /// transport hands received packets to the node; the node lends them to a service for the length
 /// of an upcall unless the upcall says it keeps them. The owner ends a packet's life with
 /// <see cref="Release"/>, which returns it to its pool.</para>

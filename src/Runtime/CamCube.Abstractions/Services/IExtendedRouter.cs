@@ -22,14 +22,14 @@ public interface IExtendedRouter
 
     /// <summary>
     /// Sends a new packet: writes its header (this service, this source, key destination) and
-    /// evaluates F for this server's key coordinate with the given <paramref name="w"/>. The router owns the packet afterwards.
+    /// evaluates F for this server's key coordinate with the given <paramref name="w"/>. The router owns the packet afterwards, whatever the status (see <see cref="RouteStatus"/>).
     /// </summary>
     RouteStatus Route(Packet packet, ushort w = 0);
 
     /// <summary>
     /// Hands a packet back after the service inspected it at a hop: if this server is responsible
     /// for the packet's current destination, F is asked for the next key coordinates; otherwise it
-    /// continues towards that destination. The router owns the packet afterwards.
+    /// continues towards that destination. The router owns the packet afterwards, whatever the status (see <see cref="RouteStatus"/>).
     /// </summary>
     RouteStatus Continue(Packet packet);
 

@@ -5,8 +5,22 @@ namespace CamCube.Services;
 
 /// <summary>
 /// A service's handle on its node: who and where the node is, and the KBR API (route to a key
-/// or to a server, replica sets, reachability). Every member must be used on the node's event loop.
+/// or to a server, replica sets, reachability). Every member must be used on the node's event loop,
+/// except the ways onto it: <see cref="TryPost"/>, <see cref="Post"/> and the <c>InvokeAsync</c>
+/// overloads, which any thread may call.
 /// </summary>
+/// <remarks>
+/// <para>A service's public methods that other threads call (a front-end, a host, a test) marshal
+/// onto the loop with these: <c>public Task&lt;long&gt; IncrementAsync(Key key) =&gt; Node.InvokeAsync(() =&gt; Increment(key));</c>.
+/// Work posted this way runs in a later turn of the loop, never inside the caller's call, in the
+/// order posted, guarded like every upcall (an exception in <see cref="Post"/>ed work is logged;
+/// an <c>InvokeAsync</c> hands it to the caller's task).</para>
+/// <para>While posted work runs, the current <see cref="SynchronizationContext"/> is the service's
+/// own: an <c>await</c> in it (without <c>ConfigureAwait(false)</c>, or with <c>ConfigureAwait(true)</c>)
+/// resumes on the loop, so an asynchronous function passed to
+/// <see cref="InvokeAsync{T}(Func{Task{T}})"/> may await replies and stay on the loop throughout.
+/// The caller's own continuations never run on the loop.</para>
+/// </remarks>
 public interface INodeContext
 {
     /// <summary>Gets the node's coordinate.</summary>
@@ -42,7 +56,7 @@ public interface INodeContext
     /// <summary>
     /// Routes <paramref name="packet"/> to whichever live server is the root of <paramref name="destination"/>
     /// (always delivered while any path exists). Writes the header (this service's id, source, hop limit);
-    /// the payload must already be in place with <see cref="Packet.PayloadLength"/> set. The node owns the packet afterwards.
+    /// the payload must already be in place with <see cref="Packet.PayloadLength"/> set. The node owns the packet afterwards, whatever the status (see <see cref="RouteStatus"/>).
     /// </summary>
     RouteStatus RouteToKey(Packet packet, KeyCoordinate destination);
 
@@ -91,6 +105,18 @@ public interface INodeContext
     IExtendedRouter CreateExtendedRouter(IRoutingProtocol protocol, RoutingQueueOptions defaultQueue);
 
     /// <summary>
+    /// Creates a watch of key coordinates this service holds: after each change of the reachability
+    /// view the service hears which of them have another root or replica set of
+    /// <paramref name="replicaCount"/> servers (<see cref="IOwnershipObserver.OnOwnershipChanged"/>),
+    /// without rescanning its keys. A service may have several watches (for several r).
+    /// </summary>
+    /// <param name="replicaCount">r: how many servers of each walk to watch, 1 (the root) or more.</param>
+    /// <returns>The watch, empty; add key coordinates to it.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="replicaCount"/> is below 1 or above the number of servers.</exception>
+    /// <exception cref="InvalidOperationException">The service does not implement <see cref="IOwnershipObserver"/>, so it could not hear of changes.</exception>
+    IKeyWatch CreateKeyWatch(int replicaCount);
+
+    /// <summary>
     /// Creates a timer whose <paramref name="callback"/> runs on the node's event loop, first after
     /// <paramref name="dueTime"/> and then every <paramref name="period"/> (<see cref="Timeout.InfiniteTimeSpan"/>
     /// for once). It stops when disposed or when the node stops.
@@ -99,4 +125,59 @@ public interface INodeContext
 
     /// <summary>Counts a packet this service dropped itself, under <paramref name="reason"/>, and releases it.</summary>
     void Drop(Packet packet, DropReason reason);
+
+    /// <summary>
+    /// Queues <paramref name="callback"/>, called with <paramref name="state"/>, to run on the node's
+    /// event loop in a later turn. Thread-safe, and allocates nothing: pass a static lambda and the
+    /// state it needs (the hot path's way onto the loop, for example a front-end's requests).
+    /// </summary>
+    /// <param name="callback">What to run on the loop.</param>
+    /// <param name="state">What to pass it.</param>
+    /// <returns>
+    /// True if the callback will run; false if it never will: the service has left its node, or the
+    /// service's posted work already holds the node's limit of items (<c>NodeOptions.PostedItemsMax</c>,
+    /// default 65,536; the caller decides, for example by answering "busy").
+    /// </returns>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is null.</exception>
+    bool TryPost(Action<object?> callback, object? state);
+
+    /// <summary>Queues <paramref name="action"/> to run on the node's event loop in a later turn. Thread-safe; see <see cref="TryPost"/>.</summary>
+    /// <param name="action">What to run on the loop.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="action"/> is null.</exception>
+    /// <exception cref="InvalidOperationException">The service has left its node or its posted work is at the limit.</exception>
+    void Post(Action action);
+
+    /// <summary>Runs <paramref name="function"/> on the node's event loop and completes with its result or its exception. Thread-safe.</summary>
+    /// <typeparam name="T">The result type.</typeparam>
+    /// <param name="function">What to run on the loop.</param>
+    /// <returns>
+    /// A task with the result. It faults with <see cref="InvalidOperationException"/> if the call
+    /// could not be queued (see <see cref="TryPost"/>), and with <see cref="ObjectDisposedException"/>
+    /// if the service left its node before the call ran.
+    /// </returns>
+    /// <exception cref="ArgumentNullException"><paramref name="function"/> is null.</exception>
+    Task<T> InvokeAsync<T>(Func<T> function);
+
+    /// <summary>
+    /// Runs the asynchronous <paramref name="function"/> on the node's event loop and completes with
+    /// what its task ends with: one task for the caller, never a task of a task. Its awaits resume on
+    /// the loop (see the remarks of <see cref="INodeContext"/>). Thread-safe.
+    /// </summary>
+    /// <typeparam name="T">The result type.</typeparam>
+    /// <param name="function">What to start on the loop.</param>
+    /// <returns>A task with the result; it faults as <see cref="InvokeAsync{T}(Func{T})"/>'s does, or as the function's task.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="function"/> is null.</exception>
+    Task<T> InvokeAsync<T>(Func<Task<T>> function);
+
+    /// <summary>Runs <paramref name="action"/> on the node's event loop; the task completes when it has run. Thread-safe.</summary>
+    /// <param name="action">What to run on the loop.</param>
+    /// <returns>A task that faults as <see cref="InvokeAsync{T}(Func{T})"/>'s does.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="action"/> is null.</exception>
+    Task InvokeAsync(Action action);
+
+    /// <summary>Runs the asynchronous <paramref name="function"/> on the node's event loop and completes when its task does. Thread-safe.</summary>
+    /// <param name="function">What to start on the loop.</param>
+    /// <returns>A task that faults as <see cref="InvokeAsync{T}(Func{Task{T}})"/>'s does.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="function"/> is null.</exception>
+    Task InvokeAsync(Func<Task> function);
 }

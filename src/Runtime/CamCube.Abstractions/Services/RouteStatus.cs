@@ -1,6 +1,13 @@
 namespace CamCube.Services;
 
-/// <summary>What became of a packet handed to a route or send call. The node owns the packet afterwards in every case.</summary>
+/// <summary>What became of a packet handed to a route or send call.</summary>
+/// <remarks>
+/// The ownership rule of every route and send call (<see cref="INodeContext.RouteToKey(Packets.Packet, KeyCoordinate)"/>,
+/// <see cref="INodeContext.RouteToServer"/>, <see cref="INodeContext.Reroute"/>, <see cref="INodeContext.SendToNeighbor"/>,
+/// <see cref="IExtendedRouter.Route"/>, <see cref="IExtendedRouter.Continue"/>): the call takes the packet
+/// whatever status it returns. After a drop the node has already counted and released it, so the caller
+/// never touches the packet again, not even to release it. To send again after a drop, rent a new packet.
+/// </remarks>
 public enum RouteStatus
 {
     /// <summary>Queued at this node, waiting for a link on a shortest path to poll.</summary>

@@ -5,7 +5,7 @@ namespace CamCube.Services;
 /// <summary>
 /// A base for services with their own routing protocol on the extended routing service
 /// (symbiotic-routing 5 and 7): implement <see cref="F"/> (and <see cref="Classify"/> for several
-/// queues), inspect packets at every hop in <see cref="OnHop"/>, and send with
+/// queues), inspect packets at every hop by implementing <see cref="IHopInspector"/>, and send with
 /// <see cref="IExtendedRouter.Route"/> and <see cref="IExtendedRouter.Transmit"/> on <see cref="Router"/>.
 /// </summary>
 public abstract class RoutedServiceBase : ServiceBase, IRoutingProtocol
@@ -45,13 +45,6 @@ public abstract class RoutedServiceBase : ServiceBase, IRoutingProtocol
     /// <inheritdoc/>
     public virtual int Classify(Packet packet) => 0;
 
-    /// <summary>
-    /// Inspects a packet of this service at a hop, before the routing service sees it.
-    /// <paramref name="responsible"/> is true when this server is responsible for the packet's current
-    /// destination key coordinate (F will be asked next). The default hands every packet on.
-    /// </summary>
-    protected virtual HopAction OnHop(Packet packet, bool responsible) => HopAction.Route;
-
     /// <inheritdoc/>
     public sealed override bool OnDeliver(Packet packet)
     {
@@ -86,7 +79,8 @@ public abstract class RoutedServiceBase : ServiceBase, IRoutingProtocol
     /// <summary>Every packet of this service is the service's from here on: kept, dropped, or handed to the router.</summary>
     private void Handle(Packet packet, bool responsible)
     {
-        switch (OnHop(packet, responsible))
+        var action = this is IHopInspector inspector ? inspector.OnHop(packet, responsible) : HopAction.Route;
+        switch (action)
         {
             case HopAction.Consumed:
                 break;

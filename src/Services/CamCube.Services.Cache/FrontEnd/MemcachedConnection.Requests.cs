@@ -11,7 +11,7 @@ internal sealed partial class MemcachedConnection
     private ReusableRequest Issue(bool answersAreValues)
     {
         _answersAreValues = answersAreValues;
-        return _requests[_issued++] ??= new ReusableRequest();
+        return _requests[_issued++] ??= new ReusableRequest(_answerScheduler);
     }
 
     /// <summary>Hands the issued requests to the service; some may be answered at once (a bad key, too busy).</summary>

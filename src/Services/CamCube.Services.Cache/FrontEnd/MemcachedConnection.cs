@@ -25,6 +25,7 @@ internal sealed partial class MemcachedConnection : IDisposable, ICacheValueSink
     private static readonly StreamPipeWriterOptions s_writerOptions = new(minimumBufferSize: 16 * 1024);
 
     private readonly IDisposable? _transport;
+    private readonly ReceiveThreadScheduler? _answerScheduler;
     private readonly PipeReader _reader;
     private readonly PipeWriter _writer;
     private readonly CacheService _service;
@@ -50,6 +51,7 @@ internal sealed partial class MemcachedConnection : IDisposable, ICacheValueSink
     public MemcachedConnection(PipeReader reader, PipeWriter writer, IDisposable? transport, CacheService service, MemcachedFrontEndOptions options)
     {
         _transport = transport;
+        _answerScheduler = (transport as ThreadedSocketPipe)?.AnswerScheduler;
         _reader = reader;
         _writer = writer;
         _service = service;

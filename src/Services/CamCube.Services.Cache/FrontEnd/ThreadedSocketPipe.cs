@@ -10,7 +10,9 @@ namespace CamCube.Services.Cache.FrontEnd;
 /// connection inline (both pipes schedule inline), so a command on the local path is parsed,
 /// executed and answered on it, and its reply sent, for one wake-up, where asynchronous sockets
 /// cost two (the socket engine's thread, then a pool thread). Replies written from another thread
-/// (a command that went through the node's loop) are sent from that thread.
+/// (a command that went through the node's loop) are sent from that thread; the answer of such a
+/// command is awaited by this thread too (<see cref="ReceiveThreadScheduler"/>), which writes and
+/// sends its reply, so the thread pool has no part in serving the client.
 /// </summary>
 internal sealed class ThreadedSocketPipe : IDuplexPipe, IDisposable
 {
@@ -24,6 +26,7 @@ internal sealed class ThreadedSocketPipe : IDuplexPipe, IDisposable
     private readonly Pipe _replies;
     private readonly Thread _thread;
     private readonly byte[] _coalesced = new byte[CoalescedBytesMax];
+    private readonly ReceiveThreadScheduler _answers = new();
     private Task _sending = Task.CompletedTask;
     private int _disposed;
 
@@ -37,7 +40,11 @@ internal sealed class ThreadedSocketPipe : IDuplexPipe, IDisposable
         _received = new Pipe(new PipeOptions(null, PipeScheduler.Inline, PipeScheduler.Inline, receivedBytesMax, receivedBytesMax / 2, useSynchronizationContext: false));
         _replies = new Pipe(new PipeOptions(null, PipeScheduler.Inline, PipeScheduler.Inline, useSynchronizationContext: false));
         _thread = new Thread(Receive, ThreadStackBytes) { IsBackground = true, Name = "memcached client" };
+        _answers.Bind(_thread);
     }
+
+    /// <summary>Gets the scheduler for the answers the connection awaits from the node's loop: they run on the receiving thread.</summary>
+    public ReceiveThreadScheduler AnswerScheduler => _answers;
 
     /// <summary>Gets what the client sent, for the connection to read.</summary>
     public PipeReader Input => _received.Reader;
@@ -63,6 +70,7 @@ internal sealed class ThreadedSocketPipe : IDuplexPipe, IDisposable
             return;
         }
 
+        _answers.Release(stop: true);
         if (_sending.IsCompleted)
         {
             Close();
@@ -87,9 +95,22 @@ internal sealed class ThreadedSocketPipe : IDuplexPipe, IDisposable
 
                 writer.Advance(received);
 
-                // The connection runs inline here; it makes this wait only while it holds the bound of unread bytes.
+                // The connection runs inline here; it makes this wait only while it holds the bound of unread bytes,
+                // and then answers from the loop go to the thread pool, since this thread cannot take them.
                 var flush = writer.FlushAsync();
-                var result = flush.IsCompleted ? flush.GetAwaiter().GetResult() : flush.AsTask().GetAwaiter().GetResult();
+                FlushResult result;
+                if (flush.IsCompleted)
+                {
+                    result = flush.GetAwaiter().GetResult();
+                }
+                else
+                {
+                    _answers.Release(stop: false);
+                    result = flush.AsTask().GetAwaiter().GetResult();
+                }
+
+                // The commands that went through the node's loop: their replies are written and sent from here.
+                _answers.RunExpected();
                 if (result.IsCompleted)
                 {
                     break;
@@ -102,6 +123,7 @@ internal sealed class ThreadedSocketPipe : IDuplexPipe, IDisposable
         }
         finally
         {
+            _answers.Release(stop: true);
             writer.Complete();
         }
     }

@@ -1,0 +1,170 @@
+using System.Text;
+using CamCube.Packets;
+using CamCube.Services;
+
+namespace CamCube.Messaging;
+
+/// <summary>
+/// A base for services that talk in typed messages (protobuf-net contracts) off the hot path:
+/// register a handler per message type in the constructor with <see cref="Handle{TRequest, TReply}"/>
+/// or <see cref="Handle{TMessage}"/>, then route a request to a key's root and await its reply in one
+/// call with <see cref="RequestAsync{TRequest, TReply}(Key, TRequest, TimeSpan)"/>, or send one-way
+/// messages with <see cref="Send{TMessage}(KeyCoordinate, TMessage)"/>. Hot-path services keep the
+/// span API of <see cref="ServiceBase"/>.
+/// </summary>
+/// <remarks>
+/// Every call here, like every call on <see cref="ServiceBase.Node"/>, is made on the node's event loop;
+/// handlers run there and a request's task completes there. Each message travels in one packet
+/// (best effort: a lost request or reply shows as <see cref="RequestFailure.TimedOut"/>); the
+/// envelope's flags byte is reserved for a reliable mode that adds large messages and retransmission
+/// without changing these calls.
+/// </remarks>
+public abstract partial class MessagingServiceBase : ServiceBase
+{
+    private readonly Dictionary<ushort, MessageHandler> _handlers = [];
+    private readonly Dictionary<Type, ushort> _typeIds = [];
+    private readonly Dictionary<ulong, PendingRequest> _pending = [];
+    private readonly MessageEncoder _encoder = new();
+    private ulong _lastRequestId;
+
+    /// <summary>Creates the service with its id and name.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The id is 0 or in the runtime's range (0xFF00 and above).</exception>
+    protected MessagingServiceBase(ushort serviceId, string name)
+        : base(serviceId, name)
+    {
+    }
+
+    /// <summary>Gets how many requests of this service wait for their reply here.</summary>
+    public int PendingRequestCount => _pending.Count;
+
+    /// <summary>
+    /// Registers the handler of requests of type <typeparamref name="TRequest"/>, sent under
+    /// <paramref name="messageType"/> (a number of this service's choosing, the same on every node):
+    /// it runs on the node that receives the request, and what it returns goes back to the asker.
+    /// If it throws, the asker's task fails with <see cref="RequestFailure.HandlerFault"/> and the exception's message.
+    /// </summary>
+    /// <exception cref="ArgumentException">The message type or <typeparamref name="TRequest"/> already has a handler.</exception>
+    protected void Handle<TRequest, TReply>(ushort messageType, Func<TRequest, MessageContext, TReply> handler)
+    {
+        ArgumentNullException.ThrowIfNull(handler);
+        AddHandler(messageType, new RequestHandler<TRequest, TReply>(handler));
+    }
+
+    /// <summary>
+    /// Registers an asynchronous handler of requests of type <typeparamref name="TRequest"/>: it may
+    /// await other requests, or the node's timers, before it returns the reply. It starts in a later
+    /// turn of the node's loop and its awaits resume on the loop, so it may use the node throughout.
+    /// If its task fails, the asker's fails with <see cref="RequestFailure.HandlerFault"/>.
+    /// </summary>
+    /// <exception cref="ArgumentException">The message type or <typeparamref name="TRequest"/> already has a handler.</exception>
+    protected void HandleAsynchronously<TRequest, TReply>(ushort messageType, Func<TRequest, MessageContext, Task<TReply>> handler)
+    {
+        ArgumentNullException.ThrowIfNull(handler);
+        AddHandler(messageType, new AsyncRequestHandler<TRequest, TReply>(handler));
+    }
+
+    /// <summary>
+    /// Registers the handler of one-way messages of type <typeparamref name="TMessage"/>, sent under
+    /// <paramref name="messageType"/>. If it throws, the message is counted as a service fault.
+    /// </summary>
+    /// <exception cref="ArgumentException">The message type or <typeparamref name="TMessage"/> already has a handler.</exception>
+    protected void Handle<TMessage>(ushort messageType, Action<TMessage, MessageContext> handler)
+    {
+        ArgumentNullException.ThrowIfNull(handler);
+        AddHandler(messageType, new OneWayHandler<TMessage>(handler));
+    }
+
+    /// <inheritdoc/>
+    public sealed override bool OnDeliver(Packet packet)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        if (!Envelope.TryRead(packet.Payload, out var envelope))
+        {
+            Node.Drop(packet, DropReason.Malformed);
+            return true;
+        }
+
+        var body = packet.Payload[Envelope.SizeBytes..];
+        switch (envelope.Kind)
+        {
+            case EnvelopeKind.Reply:
+            case EnvelopeKind.Fault:
+                // A reply to a request that already timed out, or to an earlier life of this node, finds nothing.
+                if (_pending.Remove(envelope.RequestId, out var pending))
+                {
+                    pending.Timeout?.Dispose();
+                    if (envelope.Kind == EnvelopeKind.Reply)
+                    {
+                        pending.Complete(body);
+                    }
+                    else
+                    {
+                        pending.Fail(new RequestFailedException((RequestFailure)envelope.Type, Encoding.UTF8.GetString(body)));
+                    }
+                }
+
+                return false;
+            case EnvelopeKind.Request:
+                Answer(envelope, body, Context(packet));
+                return false;
+            default:
+                return DeliverMessage(packet, envelope, body);
+        }
+    }
+
+    /// <inheritdoc/>
+    public override void OnDeregistered()
+    {
+        var pending = _pending.Values.ToArray();
+        _pending.Clear();
+        foreach (var request in pending)
+        {
+            request.Timeout?.Dispose();
+            request.Fail(new RequestFailedException(RequestFailure.Shutdown, $"Service {Name} stopped before the reply came."));
+        }
+
+        base.OnDeregistered();
+    }
+
+    private void AddHandler(ushort messageType, MessageHandler handler)
+    {
+        if (_handlers.TryGetValue(messageType, out var existing))
+        {
+            throw new ArgumentException($"Message type {messageType} of service {Name} is taken by {existing.MessageType.Name}; {handler.MessageType.Name} needs another.", nameof(messageType));
+        }
+
+        if (!_typeIds.TryAdd(handler.MessageType, messageType))
+        {
+            throw new ArgumentException($"{handler.MessageType.Name} already has a handler in service {Name}, as message type {_typeIds[handler.MessageType]}.", nameof(handler));
+        }
+
+        _handlers.Add(messageType, handler);
+    }
+
+    private static MessageContext Context(Packet packet) => new(packet.Source, packet.Destination, packet.HopCount);
+
+    private bool DeliverMessage(Packet packet, Envelope envelope, ReadOnlySpan<byte> body)
+    {
+        if (!_handlers.TryGetValue(envelope.Type, out var handler) || handler.IsRequest)
+        {
+            Node.Drop(packet, DropReason.Malformed);
+            return true;
+        }
+
+        try
+        {
+            handler.Invoke(this, body, Context(packet), requestId: 0);
+            return false;
+        }
+#pragma warning disable CA1031 // A handler's fault must not stop the node; the message is counted as the service's fault.
+        catch (Exception)
+#pragma warning restore CA1031
+        {
+            Node.Drop(packet, DropReason.ServiceFault);
+            return true;
+        }
+    }
+
+    private static string TooLarge(string what, int length, Packet packet) =>
+        $"{what} is {length} bytes encoded; one packet carries at most {packet.PayloadCapacity - Envelope.SizeBytes}.";
+}

@@ -1,0 +1,14 @@
+namespace CamCube.Messaging;
+
+/// <summary>A request waiting for its reply: completes its caller's task once, with the reply or a failure.</summary>
+internal abstract class PendingRequest
+{
+    /// <summary>Gets or sets the timer that fails the request when its timeout passes.</summary>
+    public ITimer? Timeout { get; set; }
+
+    /// <summary>Decodes the reply and completes the caller's task with it.</summary>
+    public abstract void Complete(ReadOnlySpan<byte> body);
+
+    /// <summary>Fails the caller's task.</summary>
+    public abstract void Fail(RequestFailedException error);
+}

@@ -1,0 +1,36 @@
+using ProtoBuf;
+
+namespace CamCube.Messaging;
+
+/// <summary>A request waiting for a reply of type <typeparamref name="TReply"/>.</summary>
+/// <remarks>
+/// The task completes on the node's event loop, inside the upcall that brought the reply or the
+/// timer that ended it, so code after an <c>await</c> runs on the loop and may use the node.
+/// </remarks>
+internal sealed class PendingRequest<TReply>(string description) : PendingRequest
+{
+    private readonly TaskCompletionSource<TReply> _completion = new();
+
+    /// <summary>Gets the caller's task.</summary>
+    public Task<TReply> Task => _completion.Task;
+
+    /// <inheritdoc/>
+    public override void Complete(ReadOnlySpan<byte> body)
+    {
+        TReply reply;
+        try
+        {
+            reply = Serializer.Deserialize<TReply>(body);
+        }
+        catch (ProtoException ex)
+        {
+            _completion.TrySetException(new RequestFailedException(RequestFailure.HandlerFault, $"The reply to {description} could not be decoded as {typeof(TReply).Name}: {ex.Message}"));
+            return;
+        }
+
+        _completion.TrySetResult(reply);
+    }
+
+    /// <inheritdoc/>
+    public override void Fail(RequestFailedException error) => _completion.TrySetException(error);
+}

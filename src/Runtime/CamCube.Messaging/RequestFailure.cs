@@ -1,0 +1,29 @@
+namespace CamCube.Messaging;
+
+/// <summary>Why a typed request or message failed; the <see cref="RequestFailedException.Reason"/> of every failure.</summary>
+public enum RequestFailure
+{
+    /// <summary>No reply came within the request's timeout (the request or its reply may have been lost, or the handler is slow).</summary>
+    TimedOut = 0,
+
+    /// <summary>The node dropped the request at once: the key's root or the server is unreachable from here.</summary>
+    Unreachable = 1,
+
+    /// <summary>The node dropped the request at once: this service's send queue is full.</summary>
+    QueueFull = 2,
+
+    /// <summary>The node refused the request at once (the service or the node is stopping, or the destination is outside the torus).</summary>
+    Refused = 3,
+
+    /// <summary>The encoded message is larger than one packet carries.</summary>
+    MessageTooLarge = 4,
+
+    /// <summary>The receiving service has no handler for the request's type.</summary>
+    NoHandler = 5,
+
+    /// <summary>The receiving service could not decode the request, or its handler threw; the message says which and why.</summary>
+    HandlerFault = 6,
+
+    /// <summary>The service was deregistered or its node stopped before the reply came.</summary>
+    Shutdown = 7,
+}

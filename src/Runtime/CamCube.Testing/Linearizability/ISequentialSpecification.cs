@@ -1,0 +1,33 @@
+namespace CamCube.Testing.Linearizability;
+
+/// <summary>
+/// The sequential behaviour a concurrent object promises: its initial state and what one
+/// operation does to a state. A history is linearizable when its operations can be put in one
+/// order, consistent with real time, in which every answer is the one this specification gives.
+/// </summary>
+/// <typeparam name="TState">An immutable state with value equality (a record), so the checker can remember visited states.</typeparam>
+/// <typeparam name="TInput">An operation and its arguments.</typeparam>
+/// <typeparam name="TOutput">An operation's answer.</typeparam>
+public interface ISequentialSpecification<TState, TInput, TOutput>
+    where TState : notnull
+{
+    /// <summary>Gets the state before any operation.</summary>
+    TState Initial { get; }
+
+    /// <summary>Applies an operation whose answer is known to a state.</summary>
+    /// <param name="state">The state before the operation.</param>
+    /// <param name="input">The operation.</param>
+    /// <param name="output">The answer the client got.</param>
+    /// <param name="next">The state after the operation, when the answer is possible.</param>
+    /// <returns>True when the operation applied to <paramref name="state"/> can give <paramref name="output"/>.</returns>
+    bool TryStep(TState state, TInput input, TOutput output, out TState next);
+
+    /// <summary>
+    /// Gives the states an operation whose answer the client never learned may leave behind, when it
+    /// took effect (the checker also considers that it never took effect).
+    /// </summary>
+    /// <param name="state">The state before the operation.</param>
+    /// <param name="input">The operation.</param>
+    /// <returns>Each state the operation may leave, for every answer it could have given.</returns>
+    IEnumerable<TState> StepsWithUnknownOutput(TState state, TInput input);
+}

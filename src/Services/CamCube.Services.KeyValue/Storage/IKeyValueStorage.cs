@@ -1,0 +1,36 @@
+namespace CamCube.Services.KeyValue.Storage;
+
+/// <summary>
+/// Where one server keeps its replicas of keys: a map from key to the newest <see cref="StoredValue"/>
+/// it has seen. Writes are applied by version, so a replica that hears writes late, twice or out of
+/// order ends in the same state as one that heard them in order. Calls are thread-safe.
+/// </summary>
+public interface IKeyValueStorage : IDisposable
+{
+    /// <summary>Gets a value indicating whether an applied write survives the process being killed (it is on disk when <see cref="Apply"/> returns).</summary>
+    bool IsDurable { get; }
+
+    /// <summary>Gets the number of keys held, tombstones included.</summary>
+    long Count { get; }
+
+    /// <summary>Reads the newest write held for a key.</summary>
+    /// <param name="key">The key.</param>
+    /// <returns>The write, a tombstone for a deleted key, or null when the key was never written here.</returns>
+    StoredValue? Read(Key key);
+
+    /// <summary>Keeps a write when it is newer than what is held for the key.</summary>
+    /// <param name="key">The key.</param>
+    /// <param name="value">The write; its version must be positive.</param>
+    /// <returns>True when the write was kept; false when the key already holds this version or a newer one.</returns>
+    /// <exception cref="ArgumentOutOfRangeException">The version is not positive.</exception>
+    bool Apply(Key key, StoredValue value);
+
+    /// <summary>Lists every key held with its version, in key order, for catching a replica up.</summary>
+    /// <returns>A snapshot taken when the call is made.</returns>
+    IReadOnlyList<KeyVersion> ListVersions();
+
+    /// <summary>Removes the tombstones older than a version, once every replica has them.</summary>
+    /// <param name="versionBelow">Tombstones with a version below this one go.</param>
+    /// <returns>How many tombstones went.</returns>
+    long PurgeTombstones(long versionBelow);
+}

@@ -1,0 +1,66 @@
+using CamCube.Services.KeyValue.Storage;
+using Microsoft.Data.Sqlite;
+
+namespace CamCube.Services.KeyValue.Tests;
+
+public sealed class SqliteKeyValueStorageTests : KeyValueStorageContract
+{
+    private readonly string _directory = Directory.CreateTempSubdirectory("camcube-kv-").FullName;
+
+    private string DatabasePath => Path.Combine(_directory, "kv.db");
+
+    [Fact]
+    public void WritesSurviveClosingAndReopeningTheDatabase()
+    {
+        Storage.Apply(Key.FromString("a"), new StoredValue(7, [7, 7]));
+        Storage.Apply(Key.FromString("b"), new StoredValue(8, null));
+        Storage.Dispose();
+        using var reopened = SqliteKeyValueStorage.Open(DatabasePath);
+        Assert.Equal(new StoredValue(7, [7, 7]).Version, reopened.Read(Key.FromString("a"))!.Version);
+        Assert.Equal([7, 7], reopened.Read(Key.FromString("a"))!.Value);
+        Assert.True(reopened.Read(Key.FromString("b"))!.IsDeleted);
+        Assert.True(reopened.IsDurable);
+    }
+
+    [Fact]
+    public void DatabaseUsesTheWriteAheadLogWithSynchronousCommits()
+    {
+        Storage.Apply(Key.FromString("a"), new StoredValue(1, [1]));
+        using var connection = new SqliteConnection($"Data Source={DatabasePath};Pooling=False");
+        connection.Open();
+        using var mode = connection.CreateCommand();
+        mode.CommandText = "PRAGMA journal_mode";
+        Assert.Equal("wal", (string)mode.ExecuteScalar()!);
+        Assert.True(File.Exists(DatabasePath + "-wal"));
+    }
+
+    [Fact]
+    public void FileThatIsNotADatabaseIsRefusedWithItsName()
+    {
+        var path = Path.Combine(_directory, "garbage.db");
+        File.WriteAllBytes(path, [.. Enumerable.Repeat((byte)0x5A, 4096)]);
+        var error = Assert.Throws<InvalidOperationException>(() => SqliteKeyValueStorage.Open(path));
+        Assert.Contains($"Key-value database '{path}' cannot be opened", error.Message, StringComparison.Ordinal);
+        Assert.Equal(4096, new FileInfo(path).Length);
+    }
+
+    [Fact]
+    public void DatabaseOfANewerSchemaIsRefused()
+    {
+        var path = Path.Combine(_directory, "newer.db");
+        using (var connection = new SqliteConnection($"Data Source={path};Pooling=False"))
+        {
+            connection.Open();
+            using var set = connection.CreateCommand();
+            set.CommandText = $"PRAGMA user_version = {SqliteKeyValueStorage.SchemaVersion + 1}";
+            set.ExecuteNonQuery();
+        }
+
+        var error = Assert.Throws<InvalidOperationException>(() => SqliteKeyValueStorage.Open(path));
+        Assert.Contains($"has schema {SqliteKeyValueStorage.SchemaVersion + 1}", error.Message, StringComparison.Ordinal);
+    }
+
+    protected override IKeyValueStorage Create() => SqliteKeyValueStorage.Open(DatabasePath);
+
+    protected override void Cleanup() => Directory.Delete(_directory, recursive: true);
+}

@@ -1,0 +1,113 @@
+using CamCube.Packets;
+using CamCube.Runtime;
+
+namespace CamCube.Transport.Udp.Tests;
+
+/// <summary>
+/// Real <see cref="Node"/>s over UDP on 127.0.0.1, each on its own <see cref="UdpEventLoop"/> thread:
+/// the runtime API's cases on the UDP transport. Disposing stops the nodes and their loops.
+/// </summary>
+internal sealed class UdpNodeCube : IDisposable
+{
+    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(20);
+
+    private readonly UdpEventLoop?[] _loops;
+    private readonly Node?[] _nodes;
+
+    private UdpNodeCube(TorusShape shape)
+    {
+        Shape = shape;
+        _loops = new UdpEventLoop?[shape.ServerCount];
+        _nodes = new Node?[shape.ServerCount];
+    }
+
+    public TorusShape Shape { get; }
+
+    public Node this[Coordinate server] => _nodes[Shape.IndexOf(server)] ?? throw new InvalidOperationException($"No node runs at {server}.");
+
+    /// <summary>Starts a node per server, each passed to <paramref name="configure"/> first, and waits until every view is whole.</summary>
+    public static UdpNodeCube Start(TorusShape shape, Action<Node> configure, Func<NodeOptions>? options = null)
+    {
+        var cube = new UdpNodeCube(shape);
+        try
+        {
+            var addressing = UdpPeerAddressing.FromBasePort(TestCube.FindFreeBasePort((int)shape.ServerCount));
+            for (long i = 0; i < shape.ServerCount; i++)
+            {
+                var self = shape.CoordinateAt(i);
+                var loop = new UdpEventLoop($"node {self}");
+                var pool = new PacketPool(2048);
+                var transport = new UdpLinkTransport(shape, self, loop, pool, new UdpTransportOptions { Addressing = addressing, ClusterKey = TestCube.Key });
+                var node = new Node(transport, loop, pool, options?.Invoke() ?? new NodeOptions { PublishMetrics = false });
+                LoopAction.Run(loop, () => configure(node));
+                cube._loops[i] = loop;
+                cube._nodes[i] = node;
+                node.Start();
+            }
+
+            cube.WaitUntil(cube.ViewsWhole);
+            return cube;
+        }
+        catch
+        {
+            cube.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Runs <paramref name="function"/> on the loop of <paramref name="server"/>'s node.</summary>
+    public T On<T>(Coordinate server, Func<Node, T> function)
+    {
+        var node = this[server];
+        return LoopAction.Run(_loops[Shape.IndexOf(server)]!, () => function(node));
+    }
+
+    /// <summary>Stops the node at <paramref name="server"/> as a crash would, and its loop.</summary>
+    public void Kill(Coordinate server)
+    {
+        var i = Shape.IndexOf(server);
+        if (_nodes[i] is { } node)
+        {
+            LoopAction.Run(_loops[i]!, node.Stop);
+            _loops[i]!.Dispose();
+            _nodes[i] = null;
+            _loops[i] = null;
+        }
+    }
+
+    /// <summary>Waits, spinning and then sleeping briefly between checks, until <paramref name="condition"/> holds.</summary>
+    /// <exception cref="TimeoutException">It did not hold within 20 s.</exception>
+    public void WaitUntil(Func<bool> condition)
+    {
+        if (!SpinWait.SpinUntil(condition, s_timeout))
+        {
+            throw new TimeoutException("The UDP cube did not reach the condition within 20 s.");
+        }
+    }
+
+    /// <summary>Gets whether every live node sees exactly the live servers as reachable.</summary>
+    public bool ViewsWhole()
+    {
+        var live = _nodes.Count(n => n is not null);
+        for (long i = 0; i < _nodes.Length; i++)
+        {
+            if (_nodes[i] is { } node && On(node.Self, n => n.Reachability.ReachableCount) != live)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    public void Dispose()
+    {
+        for (var i = 0; i < _nodes.Length; i++)
+        {
+            if (_nodes[i] is not null)
+            {
+                Kill(Shape.CoordinateAt(i));
+            }
+        }
+    }
+}
