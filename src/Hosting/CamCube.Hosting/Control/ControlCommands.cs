@@ -1,26 +1,27 @@
-using System.Buffers;
 using System.Globalization;
-using System.Text;
-using System.Text.Encodings.Web;
-using System.Text.Json;
 using CamCube.Services;
 using CamCube.Services.Diagnostics;
 using CamCube.Transport;
+using CamCube.Transport.Faults;
 
-namespace CamCube.Cli.Nodes;
+namespace CamCube.Hosting.Control;
 
 /// <summary>The commands of a node's control socket and the JSON they answer with.</summary>
-internal static class ControlResponses
+internal static class ControlCommands
 {
-    /// <summary>The most pings in one series on the node's loop; a longer request runs several, one after another.</summary>
-    public const int PingsPerSeriesMax = 64;
+    private const int PingsPerSeriesMax = ControlCommandLimits.PingsPerSeriesMax;
+
+    /// <summary>The names of the built-in commands.</summary>
+    public static readonly IReadOnlySet<string> BuiltIn = new HashSet<string>(["status", "health", "ping", "pingall", "probe", "faults", "cut", "restore", "stop"], StringComparer.Ordinal);
+
+    private const double FaultDelayMillisecondsMax = ControlCommandLimits.FaultDelayMillisecondsMax;
 
     public static async Task<(string Response, bool Stop)> HandleAsync(CamCubeNode node, string line, CancellationToken cancellationToken)
     {
         var words = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
         if (words.Length == 0)
         {
-            return (Error("empty request; commands: status, ping <x,y,z> [count] [timeoutMs], pingall [timeoutMs], probe <key> [timeoutMs], faults [drop=P] [delay-ms=D] [duplicate=P] [reorder=P], cut <link>, restore <link>, stop"), false);
+            return (Error("empty request; commands: status, health, ping <x,y,z> [count] [timeoutMs], pingall [timeoutMs], probe <key> [timeoutMs], faults [drop=P] [delay-ms=D] [duplicate=P] [reorder=P], cut <link>, restore <link>, stop"), false);
         }
 
         try
@@ -28,13 +29,15 @@ internal static class ControlResponses
             return words[0] switch
             {
                 "status" => (await StatusAsync(node).ConfigureAwait(false), false),
+                "health" => (await HealthAsync(node, cancellationToken).ConfigureAwait(false), false),
                 "ping" when words.Length >= 2 => (await PingAsync(node, words, cancellationToken).ConfigureAwait(false), false),
                 "pingall" => (await PingAllAsync(node, TimeoutArgument(words, 1), cancellationToken).ConfigureAwait(false), false),
                 "probe" when words.Length >= 2 => (await ProbeAsync(node, words[1], TimeoutArgument(words, 2)).ConfigureAwait(false), false),
-                "stop" => (Json(w => w.WriteBoolean("ok", true)), true),
+                "stop" => (ControlJson.Write(new Acknowledgement { Ok = true }, ControlJsonContext.Default.Acknowledgement), true),
                 "faults" => (await SetFaultsAsync(node, words).ConfigureAwait(false), false),
                 "cut" or "restore" when words.Length == 2 => (await CutAsync(node, words[1], cut: words[0] == "cut").ConfigureAwait(false), false),
-                _ => (Error($"unknown or incomplete command '{words[0]}'; commands: status, ping, pingall, probe, faults, cut, restore, stop"), false),
+                var name when node.Parts.Commands.TryGetValue(name, out var handler) => (await RunAsync(name, handler, node, words, cancellationToken).ConfigureAwait(false), false),
+                _ => (Error($"unknown or incomplete command '{words[0]}'; commands: status, health, ping, pingall, probe, faults, cut, restore, stop"), false),
             };
         }
         catch (FormatException ex)
@@ -43,7 +46,22 @@ internal static class ControlResponses
         }
     }
 
-    public static string Error(string message) => Json(w => w.WriteString("error", message));
+    private static async Task<string> RunAsync(string name, ControlCommandHandler handler, CamCubeNode node, string[] words, CancellationToken cancellationToken)
+    {
+        string result;
+        try
+        {
+            result = await handler(node, words[1..], cancellationToken).ConfigureAwait(false);
+        }
+        catch (TimeoutException ex)
+        {
+            return Error($"{name}: {ex.Message}");
+        }
+
+        return ControlJson.Write(new CommandResult { Command = name, Result = result }, ControlJsonContext.Default.CommandResult);
+    }
+
+    public static string Error(string message) => ControlJson.Error(message);
 
     private static TimeSpan TimeoutArgument(string[] words, int index) =>
         words.Length > index ? TimeSpan.FromMilliseconds(PositiveInt(words[index], "timeoutMs")) : TimeSpan.FromSeconds(2);
@@ -79,51 +97,47 @@ internal static class ControlResponses
         }).ConfigureAwait(false);
 
         var t = node.Transport;
-        return Json(w =>
-        {
-            w.WriteString("self", Format(node.Settings.Self));
-            w.WriteString("shape", node.Settings.Shape.ToString());
-            w.WriteNumber("pid", Environment.ProcessId);
-            w.WriteBoolean("running", snapshot.IsRunning);
-            w.WriteNumber("uptimeSeconds", Math.Round(node.Uptime.TotalSeconds, 1));
-            w.WriteNumber("linksUp", snapshot.links.Count);
-            w.WriteNumber("linkCount", node.Settings.Shape.LinkCount);
-            w.WriteStartArray("links");
-            snapshot.links.ForEach(w.WriteStringValue);
-            w.WriteEndArray();
-            w.WriteNumber("reachable", snapshot.ReachableCount);
-            w.WriteNumber("framesSent", snapshot.sent);
-            w.WriteNumber("framesReceived", snapshot.received);
-            w.WriteStartObject("dropped");
-            foreach (var (reason, count) in snapshot.drops)
+        var f = node.Faults;
+        return ControlJson.Write(
+            new NodeStatus
             {
-                w.WriteNumber(reason, count);
-            }
+                Self = Format(node.Self),
+                Shape = node.Shape.ToString(),
+                Pid = Environment.ProcessId,
+                Running = snapshot.IsRunning,
+                UptimeSeconds = Math.Round(node.Uptime.TotalSeconds, 1),
+                LinksUp = snapshot.links.Count,
+                LinkCount = node.Shape.LinkCount,
+                Links = snapshot.links,
+                Reachable = snapshot.ReachableCount,
+                FramesSent = snapshot.sent,
+                FramesReceived = snapshot.received,
+                Dropped = snapshot.drops.ToDictionary(d => d.Item1, d => d.Item2),
+                TransportDropped = new TransportDrops(t.DroppedUnknownSender, t.DroppedBadTag, t.DroppedReplay, t.DroppedMalformed),
+                Udp = t.LocalEndPoint?.ToString(),
+                Faults = new FaultCounters(f.FramesDropped, f.FramesDuplicated, f.FramesReordered, f.FramesDroppedByCut),
+                Listeners = new Dictionary<string, string>(node.Listeners),
+            },
+            ControlJsonContext.Default.NodeStatus);
+    }
 
-            w.WriteEndObject();
-            w.WriteStartObject("transportDropped");
-            w.WriteNumber("unknownSender", t.DroppedUnknownSender);
-            w.WriteNumber("badTag", t.DroppedBadTag);
-            w.WriteNumber("replay", t.DroppedReplay);
-            w.WriteNumber("malformed", t.DroppedMalformed);
-            w.WriteEndObject();
-            w.WriteString("udp", t.LocalEndPoint?.ToString());
-            w.WriteStartObject("faults");
-            w.WriteNumber("dropped", node.Faults.FramesDropped);
-            w.WriteNumber("duplicated", node.Faults.FramesDuplicated);
-            w.WriteNumber("reordered", node.Faults.FramesReordered);
-            w.WriteNumber("droppedByCut", node.Faults.FramesDroppedByCut);
-            w.WriteEndObject();
-            if (node.Settings.MemcachedEndPoint is { } memcached)
+    private static async Task<string> HealthAsync(CamCubeNode node, CancellationToken cancellationToken)
+    {
+        var report = node.Parts.Health is { } health
+            ? await health(cancellationToken).ConfigureAwait(false)
+            : await Health.CamCubeNodeHealthCheck.ReportAsync(node, cancellationToken).ConfigureAwait(false);
+        return ControlJson.Write(
+            new HealthResult
             {
-                w.WriteString("memcached", memcached.ToString());
-            }
-        });
+                Status = report.Status.ToString(),
+                Checks = report.Entries.Select(e => new HealthCheckLine(e.Key, e.Value.Status.ToString(), e.Value.Description)).ToArray(),
+            },
+            ControlJsonContext.Default.HealthResult);
     }
 
     private static async Task<string> PingAsync(CamCubeNode node, string[] words, CancellationToken cancellationToken)
     {
-        var target = ParseCoordinate(words[1], node.Settings.Shape);
+        var target = ParseCoordinate(words[1], node.Shape);
         var count = words.Length > 2 ? PositiveInt(words[2], "count") : 1;
         var timeout = TimeoutArgument(words, 3);
         // Series on the node's loop, each request leaving as the previous reply arrives, of at most
@@ -140,34 +154,23 @@ internal static class ControlResponses
 
         var answered = replies.Where(r => !r.Lost).ToArray();
         var rtts = answered.Select(r => r.RoundTripTime.TotalMicroseconds).Order().ToArray();
-        return Json(w =>
-        {
-            w.WriteString("from", Format(node.Settings.Self));
-            w.WriteString("to", Format(target));
-            if (answered.Length > 0)
+        return ControlJson.Write(
+            new PingResult
             {
-                w.WriteNumber("hops", answered[0].OutboundHops);
-                w.WriteNumber("returnHops", answered[0].ReturnHops);
-                w.WriteStartObject("rttMicroseconds");
-                w.WriteNumber("min", Math.Round(rtts[0], 1));
-                w.WriteNumber("median", Math.Round(rtts[rtts.Length / 2], 1));
-                w.WriteNumber("max", Math.Round(rtts[^1], 1));
-                w.WriteEndObject();
-            }
-            else
-            {
-                w.WriteNull("hops");
-                w.WriteNull("rttMicroseconds");
-            }
-
-            w.WriteNumber("sent", replies.Count);
-            w.WriteNumber("lost", replies.Count - answered.Length);
-        });
+                From = Format(node.Self),
+                To = Format(target),
+                Hops = answered.Length > 0 ? answered[0].OutboundHops : null,
+                ReturnHops = answered.Length > 0 ? answered[0].ReturnHops : null,
+                RttMicroseconds = answered.Length > 0 ? new RoundTripTimes(Math.Round(rtts[0], 1), Math.Round(rtts[rtts.Length / 2], 1), Math.Round(rtts[^1], 1)) : null,
+                Sent = replies.Count,
+                Lost = replies.Count - answered.Length,
+            },
+            ControlJsonContext.Default.PingResult);
     }
 
     private static async Task<string> PingAllAsync(CamCubeNode node, TimeSpan timeout, CancellationToken cancellationToken)
     {
-        var shape = node.Settings.Shape;
+        var shape = node.Shape;
         var tasks = await node.Loop.InvokeAsync(() =>
         {
             var ping = node.Node.GetService<PingService>()!;
@@ -180,17 +183,9 @@ internal static class ControlResponses
             return list;
         }).ConfigureAwait(false);
         var replies = await Task.WhenAll(tasks).WaitAsync(cancellationToken).ConfigureAwait(false);
-        return Json(w =>
-        {
-            w.WriteNumber("reached", replies.Count(r => !r.Lost));
-            w.WriteStartArray("lost");
-            foreach (var r in replies.Where(r => r.Lost))
-            {
-                w.WriteStringValue(Format(r.Target));
-            }
-
-            w.WriteEndArray();
-        });
+        return ControlJson.Write(
+            new PingAllResult { Reached = replies.Count(r => !r.Lost), Lost = replies.Where(r => r.Lost).Select(r => Format(r.Target)).ToArray() },
+            ControlJsonContext.Default.PingAllResult);
     }
 
     private static async Task<string> ProbeAsync(CamCubeNode node, string key, TimeSpan timeout)
@@ -198,25 +193,15 @@ internal static class ControlResponses
         var keyCoordinate = node.Node.KeySpace.KeyCoordinateOf(Key.FromString(key));
         var task = await node.Loop.InvokeAsync(() => node.Node.GetService<KeyProbeService>()!.FindRootAsync(keyCoordinate, timeout)).ConfigureAwait(false);
         var root = await task.ConfigureAwait(false);
-        return Json(w =>
-        {
-            w.WriteString("key", key);
-            w.WriteString("keyCoordinate", keyCoordinate.ToString());
-            if (root is { } r)
-            {
-                w.WriteString("root", Format(r));
-            }
-            else
-            {
-                w.WriteNull("root");
-            }
-        });
+        return ControlJson.Write(
+            new ProbeResult { Key = key, KeyCoordinate = keyCoordinate.ToString(), Root = root is { } r ? Format(r) : null },
+            ControlJsonContext.Default.ProbeResult);
     }
 
     /// <summary>`faults drop=0.1 delay-ms=5 duplicate=0 reorder=0`: replaces the node's random faults (no arguments: none).</summary>
     private static async Task<string> SetFaultsAsync(CamCubeNode node, string[] words)
     {
-        var faults = Transport.Faults.FaultOptions.None;
+        var faults = FaultOptions.None;
         foreach (var word in words.Skip(1))
         {
             var parts = word.Split('=', 2);
@@ -225,9 +210,9 @@ internal static class ControlResponses
                 throw new FormatException($"'{word}' is not name=value with a non-negative number (drop, duplicate, reorder are probabilities; delay-ms is milliseconds)");
             }
 
-            if (parts[0] == "delay-ms" && value > Cube.CubeCommand.FaultDelayMillisecondsMax)
+            if (parts[0] == "delay-ms" && value > FaultDelayMillisecondsMax)
             {
-                throw new FormatException(string.Create(CultureInfo.InvariantCulture, $"delay-ms {parts[1]} is more than {Cube.CubeCommand.FaultDelayMillisecondsMax} milliseconds"));
+                throw new FormatException(string.Create(CultureInfo.InvariantCulture, $"delay-ms {parts[1]} is more than {FaultDelayMillisecondsMax} milliseconds"));
             }
 
             faults = parts[0] switch
@@ -250,20 +235,16 @@ internal static class ControlResponses
         }
 
         await node.Loop.InvokeAsync(() => node.Faults.Faults = faults).ConfigureAwait(false);
-        return Json(w =>
-        {
-            w.WriteNumber("drop", faults.DropProbability);
-            w.WriteNumber("duplicate", faults.DuplicateProbability);
-            w.WriteNumber("reorder", faults.ReorderProbability);
-            w.WriteNumber("delayMs", faults.Delay.TotalMilliseconds);
-        });
+        return ControlJson.Write(
+            new FaultsResult { Drop = faults.DropProbability, Duplicate = faults.DuplicateProbability, Reorder = faults.ReorderProbability, DelayMs = faults.Delay.TotalMilliseconds },
+            ControlJsonContext.Default.FaultsResult);
     }
 
     /// <summary>`cut +x` / `restore +x`: cuts or repairs this node's end of a link (the runtime sees the cable go).</summary>
     private static async Task<string> CutAsync(CamCubeNode node, string linkText, bool cut)
     {
         var link = Enumerable.Range(0, LinkDirections.Count).Select(d => (LinkDirection)d).FirstOrDefault(d => d.ToShortName() == linkText, (LinkDirection)(-1));
-        if ((int)link < 0 || !node.Settings.Shape.HasLink(link))
+        if ((int)link < 0 || !node.Shape.HasLink(link))
         {
             throw new FormatException($"'{linkText}' is not a link of this node (+x, -x, +y, -y, +z, -z that its shape has)");
         }
@@ -281,7 +262,9 @@ internal static class ControlResponses
 
             return true;
         }).ConfigureAwait(false);
-        return Json(w => w.WriteString(cut ? "cut" : "restored", link.ToShortName()));
+        return ControlJson.Write(
+            cut ? new LinkChangeResult { Cut = link.ToShortName() } : new LinkChangeResult { Restored = link.ToShortName() },
+            ControlJsonContext.Default.LinkChangeResult);
     }
 
     private static Coordinate ParseCoordinate(string text, TorusShape shape) =>
@@ -290,18 +273,4 @@ internal static class ControlResponses
             : throw new FormatException($"'{text}' is not a coordinate of {shape} (expected x,y,z)");
 
     internal static string Format(Coordinate c) => string.Create(CultureInfo.InvariantCulture, $"{c.X},{c.Y},{c.Z}");
-
-    /// <summary>Writes one JSON object, the answer format of every control socket.</summary>
-    internal static string Json(Action<Utf8JsonWriter> write)
-    {
-        var buffer = new ArrayBufferWriter<byte>();
-        using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
-        {
-            writer.WriteStartObject();
-            write(writer);
-            writer.WriteEndObject();
-        }
-
-        return Encoding.UTF8.GetString(buffer.WrittenSpan);
-    }
 }

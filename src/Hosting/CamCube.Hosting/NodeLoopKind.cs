@@ -1,7 +1,7 @@
-namespace CamCube.Cli.Nodes;
+namespace CamCube.Hosting;
 
-/// <summary>Which event loop a node runs on (`--loop`).</summary>
-internal enum NodeLoopKind
+/// <summary>Which event loop a node runs on (<see cref="CamCubeNodeOptions.Loop"/>).</summary>
+public enum NodeLoopKind
 {
     /// <summary>A <see cref="Transport.Udp.UdpEventLoop"/>: one thread runs the node and reads its UDP socket (the default).</summary>
     Udp,

@@ -1,18 +1,33 @@
+using System.Diagnostics.Metrics;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Options;
 
-namespace CamCube.Cli.Nodes;
+namespace CamCube.Hosting;
 
 /// <summary>Runs one <see cref="CamCubeNode"/> inside the generic host: started with the host, stopped on SIGTERM, Ctrl-C or a control-socket stop.</summary>
-internal sealed class NodeHostedService(NodeSettings settings, ILoggerFactory loggerFactory, IHostApplicationLifetime lifetime) : IHostedService
+internal sealed class CamCubeNodeHostedService(
+    IOptions<CamCubeNodeOptions> options,
+    CamCubeNodeBuilder builder,
+    IServiceProvider services,
+    CamCubeNodeAccessor accessor,
+    HealthCheckService health,
+    IMeterFactory meterFactory,
+    ILoggerFactory loggerFactory,
+    IHostApplicationLifetime lifetime) : IHostedService
 {
     private CamCubeNode? _node;
 
     public async Task StartAsync(CancellationToken cancellationToken)
     {
-        _node = await CamCubeNode.StartAsync(settings, loggerFactory, cancellationToken).ConfigureAwait(false);
+        var parts = builder.CreateParts(services);
+        parts.Health = ct => health.CheckHealthAsync(ct);
+        parts.MeterFactory = meterFactory;
+        _node = await CamCubeNode.StartAsync(options.Value, parts, loggerFactory, cancellationToken).ConfigureAwait(false);
+        accessor.Set(_node);
         _node.StopRequested += lifetime.StopApplication;
-        if (settings.ExitWithStdin)
+        if (options.Value.ExitWithStdin)
         {
             _ = StopWhenStdinClosesAsync();
         }
@@ -40,6 +55,7 @@ internal sealed class NodeHostedService(NodeSettings settings, ILoggerFactory lo
 
     public async Task StopAsync(CancellationToken cancellationToken)
     {
+        accessor.Set(null);
         if (_node is not null)
         {
             await _node.DisposeAsync().ConfigureAwait(false);

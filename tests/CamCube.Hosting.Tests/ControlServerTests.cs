@@ -1,9 +1,10 @@
 using System.Net.Sockets;
 using System.Text;
-using CamCube.Cli.Nodes;
+using CamCube.Cli.Tests;
+using CamCube.Hosting.Control;
 using Microsoft.Extensions.Logging.Abstractions;
 
-namespace CamCube.Cli.Tests;
+namespace CamCube.Hosting.Tests;
 
 /// <summary>The control socket over a real Unix socket: its mode, its bounds, and requests whose asker hangs up.</summary>
 [System.Runtime.Versioning.UnsupportedOSPlatform("windows")]
@@ -12,7 +13,7 @@ public sealed class ControlServerTests
     private static readonly TimeSpan s_patience = TimeSpan.FromSeconds(30);
 
     private static Task<(string Response, bool Stop)> Echo(string line, CancellationToken cancellationToken) =>
-        Task.FromResult((ControlResponses.Json(w => w.WriteString("echo", line)), false));
+        Task.FromResult((ControlJson.Write(new ProbeResult { Key = line }, ControlJsonContext.Default.ProbeResult), false));
 
     private static async Task<Socket> ConnectAsync(string path)
     {
@@ -67,10 +68,10 @@ public sealed class ControlServerTests
 
         // One of the two served finishes its request; its place is free again.
         await first.SendAsync("status\n"u8.ToArray());
-        Assert.Equal("{\"echo\":\"status\"}\n", await ReadToEndAsync(first));
+        Assert.Equal("{\"key\":\"status\",\"keyCoordinate\":\"\"}\n", await ReadToEndAsync(first));
         using var fourth = await ConnectAsync(path);
         await fourth.SendAsync("again\n"u8.ToArray());
-        Assert.Equal("{\"echo\":\"again\"}\n", await ReadToEndAsync(fourth));
+        Assert.Equal("{\"key\":\"again\",\"keyCoordinate\":\"\"}\n", await ReadToEndAsync(fourth));
         Assert.Equal(1, server.Connections);
     }
 

@@ -2,7 +2,7 @@ using System.Net.Sockets;
 using System.Text;
 using Microsoft.Extensions.Logging;
 
-namespace CamCube.Cli.Nodes;
+namespace CamCube.Hosting.Control;
 
 /// <summary>
 /// A control socket (a node's, or the cube supervisor's): a Unix socket, mode 0600, on which the
@@ -12,7 +12,7 @@ namespace CamCube.Cli.Nodes;
 /// most <see cref="ConnectionsMaxDefault"/> connections at once and closes one that has not sent its
 /// line within the request timeout; a request whose asker hangs up is cancelled.
 /// </summary>
-internal sealed class ControlServer : IAsyncDisposable
+public sealed class ControlServer : IAsyncDisposable
 {
     /// <summary>The longest request line accepted, in bytes.</summary>
     public const int RequestBytesMax = 1_024;
@@ -34,6 +34,13 @@ internal sealed class ControlServer : IAsyncDisposable
     private Task? _acceptLoop;
     private int _connections;
 
+    /// <summary>Initializes a new instance of the <see cref="ControlServer"/> class; <see cref="Start"/> binds it.</summary>
+    /// <param name="path">The Unix socket's path.</param>
+    /// <param name="handler">Answers one request line, and says whether the owner should stop once the answer is sent.</param>
+    /// <param name="logger">Where refused and failed connections are logged.</param>
+    /// <param name="connectionsMax">The most connections served at once.</param>
+    /// <param name="requestTimeout">How long a connection may take to send its line; null: <see cref="RequestTimeoutDefault"/>.</param>
+    /// <param name="time">The clock of the timeouts; null: the system's.</param>
     public ControlServer(
         string path,
         Func<string, CancellationToken, Task<(string Response, bool Stop)>> handler,
@@ -57,6 +64,7 @@ internal sealed class ControlServer : IAsyncDisposable
     /// <summary>Gets the number of connections being served now.</summary>
     public int Connections => Volatile.Read(ref _connections);
 
+    /// <summary>Binds the socket (mode 0600, replacing a stale file) and starts serving.</summary>
     public void Start()
     {
         if (File.Exists(_path))
@@ -77,6 +85,8 @@ internal sealed class ControlServer : IAsyncDisposable
         _acceptLoop = AcceptLoopAsync(_stopping.Token);
     }
 
+    /// <summary>Stops serving and removes the socket file.</summary>
+    /// <returns>A task that completes when the accept loop has ended.</returns>
     public async ValueTask DisposeAsync()
     {
         await _stopping.CancelAsync().ConfigureAwait(false);
@@ -126,7 +136,7 @@ internal sealed class ControlServer : IAsyncDisposable
             {
                 // A short line into an empty socket buffer: this does not block the accept loop.
                 client.Blocking = false;
-                client.Send(Encoding.UTF8.GetBytes(ControlResponses.Error($"busy: {_connectionsMax} control connections are open; try again") + "\n"));
+                client.Send(Encoding.UTF8.GetBytes(ControlJson.Error($"busy: {_connectionsMax} control connections are open; try again") + "\n"));
             }
             catch (SocketException)
             {
@@ -154,7 +164,7 @@ internal sealed class ControlServer : IAsyncDisposable
                 string response;
                 if (line is null)
                 {
-                    response = ControlResponses.Error($"a request is one line of at most {RequestBytesMax} bytes");
+                    response = ControlJson.Error($"a request is one line of at most {RequestBytesMax} bytes");
                 }
                 else
                 {
@@ -167,7 +177,7 @@ internal sealed class ControlServer : IAsyncDisposable
                     catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
                     {
                         // The asker closed its side: one that only half-closed still reads this line.
-                        response = ControlResponses.Error("cancelled: the asker closed its side of the connection");
+                        response = ControlJson.Error("cancelled: the asker closed its side of the connection");
                     }
                     finally
                     {
