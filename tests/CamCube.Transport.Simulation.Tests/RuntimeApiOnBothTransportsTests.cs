@@ -1,4 +1,5 @@
 using CamCube.Runtime.Tests.Shared;
+using CamCube.Testing;
 
 namespace CamCube.Transport.Simulation.Tests;
 
@@ -8,11 +9,11 @@ public sealed class RuntimeApiOnBothTransportsTests
     private static readonly TorusShape s_shape = new(3, 3, 3);
     private static readonly Coordinate s_asker = new(0, 0, 0);
 
-    public static TheoryData<string> Transports => [TestCube.InMemory, TestCube.Simulator];
+    public static TheoryData<TestTransport> Transports => [TestTransport.InMemory, TestTransport.Simulator];
 
     [Theory]
     [MemberData(nameof(Transports))]
-    public async Task AsyncFunctionAwaitsItsReplyOnTheLoopWhenInvokedFromOutsideOnEitherTransport(string transport)
+    public async Task AsyncFunctionAwaitsItsReplyOnTheLoopWhenInvokedFromOutsideOnEitherTransport(TestTransport transport)
     {
         var cube = TestCube.Start(transport, s_shape, n => n.Register(new ApiProbeService()));
         var probe = cube[s_asker].GetService<ApiProbeService>()!;
@@ -25,7 +26,7 @@ public sealed class RuntimeApiOnBothTransportsTests
         Assert.Equal(s_asker, await RunToCompletion(cube, probe.WhereAsync()));
     }
 
-    private static async Task<T> RunToCompletion<T>(TestCube cube, Task<T> task)
+    private static async Task<T> RunToCompletion<T>(ITestCube cube, Task<T> task)
     {
         Assert.True(cube.RunUntil(() => task.IsCompleted, TimeSpan.FromSeconds(1)));
         return await task;

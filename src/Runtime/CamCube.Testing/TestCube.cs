@@ -1,0 +1,25 @@
+using CamCube.Runtime;
+
+namespace CamCube.Testing;
+
+/// <summary>
+/// Starts a cube on either test transport behind one shape, <see cref="ITestCube"/>, so the same
+/// test case runs in memory and in the simulator (a service that passes in memory passes
+/// unchanged in the simulator: make the transport a theory's parameter).
+/// </summary>
+public static class TestCube
+{
+    /// <summary>
+    /// Creates and starts a cube of <paramref name="shape"/> on <paramref name="transport"/>, with
+    /// default settings: one node per server, each passed to <paramref name="configure"/> (to
+    /// register services) before it starts; returns when every link is up.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="transport"/> is not a <see cref="TestTransport"/>.</exception>
+    /// <exception cref="TimeoutException">The links did not all come up within 10 virtual seconds.</exception>
+    public static ITestCube Start(TestTransport transport, TorusShape shape, Action<Node>? configure = null) => transport switch
+    {
+        TestTransport.InMemory => InMemoryCube.Start(shape, configure),
+        TestTransport.Simulator => SimulatedCube.Start(shape, configure),
+        _ => throw new ArgumentOutOfRangeException(nameof(transport), transport, "Unknown test transport."),
+    };
+}
