@@ -63,6 +63,22 @@ public sealed class RuntimeApiOnBothTransportsTests
         Assert.Equal([3, 9], drop.Prefix);
     }
 
+    [Theory]
+    [MemberData(nameof(Transports))]
+    public void BurstFillsTheServicesOwnQueueCapacityAndTheServiceReadsItsDepthAndRoomOnEitherTransport(TestTransport transport)
+    {
+        var cube = TestCube.Start(transport, s_shape, n => n.Register(new ApiProbeService(), 1, sendQueuePacketsMax: 5));
+        var node = cube[s_asker];
+        var probe = node.GetService<ApiProbeService>()!;
+
+        var (queued, full, depth, room) = probe.Burst(new Coordinate(1, 0, 0), LinkDirection.PlusX, 50);
+
+        var sent = (int)node.GetServiceCounters(ApiProbeService.Id)!.PacketsSent;
+        Assert.Equal((5 + sent, 50 - 5 - sent, 5, false), (queued, full, depth, room));
+        Assert.True(cube.RunUntil(() => probe.Context.QueuedPacketCount == 0, TimeSpan.FromSeconds(1)));
+        Assert.True(cube.RunUntil(() => probe.Context.HasLinkRoom(LinkDirection.PlusX), TimeSpan.FromSeconds(1)));
+    }
+
     private static async Task<T> RunToCompletion<T>(ITestCube cube, Task<T> task)
     {
         Assert.True(cube.RunUntil(() => task.IsCompleted, TimeSpan.FromSeconds(1)));
