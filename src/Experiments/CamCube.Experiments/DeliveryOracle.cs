@@ -140,6 +140,9 @@ public sealed class DeliveryOracle(SimulatedCube cube)
 
         public long ReachableCount => oracle.Cube.LiveServers.ReachableCount - oracle._joining.Count;
 
+        // The live servers' version: nothing keeps results of this view across the joins under way.
+        public long Version => oracle.Cube.LiveServers.Version;
+
         public bool IsReachable(Coordinate server) => oracle.Cube.IsAlive(server) && !oracle._joining.Contains(server);
     }
 }
