@@ -1,6 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
-using CamCube.Cli.Nodes;
+using CamCube.Hosting;
 using Microsoft.Extensions.Logging.Abstractions;
 
 namespace CamCube.UdpDrivers;
@@ -11,7 +11,7 @@ internal static class ChildModes
     public static async Task<int> RunPingNodeAsync(DriverArguments arguments)
     {
         var settings = PingDriver.NodeSettingsFor(new Coordinate(1, 0, 0), arguments.Int("base-port", PingDriver.DefaultBasePort), PingDriver.LoopKind(arguments), TimeSpan.FromMicroseconds(arguments.Int("loop-spin-us", 0, min: 0)), TimeSpan.FromMicroseconds(PingDriver.UdpSpinMicroseconds(arguments)));
-        var node = await CamCubeNode.StartAsync(settings, NullLoggerFactory.Instance, CancellationToken.None).ConfigureAwait(false);
+        var node = await CamCubeNode.StartAsync(settings, PingDriver.Parts(), NullLoggerFactory.Instance, CancellationToken.None).ConfigureAwait(false);
         await using var nodeScope = node.ConfigureAwait(false);
         await ReadyThenWaitAsync(TimeSpan.FromSeconds(arguments.Int("max-seconds", 300))).ConfigureAwait(false);
         return 0;

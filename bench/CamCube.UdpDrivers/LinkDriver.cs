@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text;
-using CamCube.Cli.Nodes;
+using CamCube.Hosting;
 using CamCube.Packets;
 using CamCube.Services.Diagnostics;
 using CamCube.Transport;
@@ -44,7 +44,7 @@ internal static class LinkDriver
         var heartbeatTimeout = TimeSpan.FromMilliseconds(arguments.Int("heartbeat-timeout-ms", 350));
         var loop = PingDriver.LoopKind(arguments);
         var linksMax = Math.Clamp(arguments.Int("links-max", LinkDirections.Count), 1, LinkDirections.Count);
-        var udpSpin = TimeSpan.FromMicroseconds(arguments.Int("udp-spin-us", (int)NodeSettings.DefaultUdpSpinAfterSend.TotalMicroseconds, min: 0));
+        var udpSpin = TimeSpan.FromMicroseconds(PingDriver.UdpSpinMicroseconds(arguments));
         var segmentation = arguments.Int("udp-gso", 1, min: 0) != 0;
 
         await Console.Out.WriteLineAsync(await MachineInfo.DescribeAsync().ConfigureAwait(false)).ConfigureAwait(false);
@@ -65,16 +65,17 @@ internal static class LinkDriver
             {
                 var c = s_shape.CoordinateAt(i);
                 nodes.Add(await CamCubeNode.StartAsync(
-                    new NodeSettings
+                    new CamCubeNodeOptions
                     {
-                        Shape = s_shape,
-                        Self = c,
-                        Addressing = UdpPeerAddressing.FromBasePort(basePort),
+                        Shape = s_shape.ToString(),
+                        Coordinate = string.Create(CultureInfo.InvariantCulture, $"{c.X},{c.Y},{c.Z}"),
+                        BasePort = basePort,
                         HeartbeatTimeout = heartbeatTimeout,
                         Loop = loop,
                         UdpSpinAfterSend = udpSpin,
                         UdpSegmentationOffload = segmentation,
                     },
+                    PingDriver.Parts(),
                     NullLoggerFactory.Instance,
                     CancellationToken.None).ConfigureAwait(false));
             }
@@ -157,7 +158,7 @@ internal static class LinkDriver
         var start = TimeProvider.System.GetTimestamp();
         while (true)
         {
-            var states = await Task.WhenAll(nodes.Select(n => n.Loop.InvokeAsync(() => UpLinks(n) == n.Settings.Shape.LinkCount && n.Node.Reachability.ReachableCount == n.Settings.Shape.ServerCount))).ConfigureAwait(false);
+            var states = await Task.WhenAll(nodes.Select(n => n.Loop.InvokeAsync(() => UpLinks(n) == n.Shape.LinkCount && n.Node.Reachability.ReachableCount == n.Shape.ServerCount))).ConfigureAwait(false);
             var elapsed = TimeProvider.System.GetElapsedTime(start);
             if (states.All(s => s))
             {
@@ -202,7 +203,7 @@ internal static class LinkDriver
             var service = n.Node.GetService<LinkBenchmarkService>()!;
             var report = service.Report();
             service.Stop();
-            return (report, n.Settings.Shape.LinkCount - UpLinks(n));
+            return (report, n.Shape.LinkCount - UpLinks(n));
         }))).ConfigureAwait(false);
         var wall = TimeProvider.System.GetElapsedTime(start);
         process.Refresh();

@@ -2,7 +2,7 @@ using System.Buffers.Binary;
 using System.Globalization;
 using System.Net;
 using System.Net.Sockets;
-using CamCube.Cli.Nodes;
+using CamCube.Hosting;
 using CamCube.Services.Diagnostics;
 using CamCube.Transport;
 using CamCube.Transport.Udp;
@@ -44,19 +44,27 @@ internal static class PingDriver
     private const int WarmupChunk = 2_000;
     private static readonly TorusShape s_shape = new(2, 1, 1);
 
-    public static NodeSettings NodeSettingsFor(Coordinate self, int basePort, NodeLoopKind loop, TimeSpan loopIdleSpin, TimeSpan udpSpin) => new()
+    public static CamCubeNodeOptions NodeSettingsFor(Coordinate self, int basePort, NodeLoopKind loop, TimeSpan loopIdleSpin, TimeSpan udpSpin) => new()
     {
-        Shape = s_shape,
-        Self = self,
-        Addressing = UdpPeerAddressing.FromBasePort(basePort),
+        Shape = s_shape.ToString(),
+        Coordinate = string.Create(CultureInfo.InvariantCulture, $"{self.X},{self.Y},{self.Z}"),
+        BasePort = basePort,
         Loop = loop,
         LoopIdleSpin = loopIdleSpin,
         UdpSpinAfterSend = udpSpin,
     };
 
-    /// <summary>Reads <c>--udp-spin-us</c> (default <see cref="NodeSettings.DefaultUdpSpinAfterSend"/>) for the drivers' nodes.</summary>
+    /// <summary>Reads <c>--udp-spin-us</c> (default <see cref="CamCubeNodeOptions.UdpSpinAfterSend"/>'s) for the drivers' nodes.</summary>
     public static int UdpSpinMicroseconds(DriverArguments arguments) =>
-        arguments.Int("udp-spin-us", (int)NodeSettings.DefaultUdpSpinAfterSend.TotalMicroseconds, min: 0);
+        arguments.Int("udp-spin-us", (int)new CamCubeNodeOptions().UdpSpinAfterSend.TotalMicroseconds, min: 0);
+
+    /// <summary>The services of the drivers' nodes besides ping and key probe: the link benchmark.</summary>
+    public static CamCubeNodeParts Parts()
+    {
+        var parts = new CamCubeNodeParts();
+        parts.Services.Add(new LinkBenchmarkService());
+        return parts;
+    }
 
     private static TimeSpan ProcessCpu()
     {
@@ -108,7 +116,7 @@ internal static class PingDriver
         await using var sealedEchoScope = sealedEcho.ConfigureAwait(false);
         var peer = await ChildProcess.StartAsync("ping-node", environment, ready, "--base-port", Text(basePort), "--max-seconds", limit, "--loop", loopName, "--loop-spin-us", Text(spinMicroseconds), "--udp-spin-us", Text(udpSpinMicroseconds)).ConfigureAwait(false);
         await using var peerScope = peer.ConfigureAwait(false);
-        var node = await CamCubeNode.StartAsync(NodeSettingsFor(new Coordinate(0, 0, 0), basePort, loop, spin, udpSpin), NullLoggerFactory.Instance, CancellationToken.None).ConfigureAwait(false);
+        var node = await CamCubeNode.StartAsync(NodeSettingsFor(new Coordinate(0, 0, 0), basePort, loop, spin, udpSpin), Parts(), NullLoggerFactory.Instance, CancellationToken.None).ConfigureAwait(false);
         await using var nodeScope = node.ConfigureAwait(false);
         using var plain = new PlainPingClient(echoPort, null, lostSlot: 1);
         using var aead = new SealedPingPong(echo: false);

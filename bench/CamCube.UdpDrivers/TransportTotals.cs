@@ -1,4 +1,4 @@
-using CamCube.Cli.Nodes;
+using CamCube.Hosting;
 using CamCube.Transport.Udp;
 
 namespace CamCube.UdpDrivers;

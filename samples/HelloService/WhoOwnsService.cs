@@ -14,6 +14,21 @@ public sealed class WhoOwnsService() : ServiceBase(0x0042, "who-owns")
     /// <summary>Gets the answers received here: the key asked about and the server that owns it.</summary>
     public List<(string Key, Coordinate Owner)> Answers { get; } = [];
 
+    private readonly Dictionary<string, TaskCompletionSource<Coordinate>> _waiting = [];
+
+    /// <summary>Asks who owns <paramref name="key"/>; the task completes (off the loop) with the root's answer. Call it on the node's loop.</summary>
+    public Task<Coordinate> AskAsync(string key)
+    {
+        if (!_waiting.TryGetValue(key, out var waiting))
+        {
+            waiting = new TaskCompletionSource<Coordinate>(TaskCreationOptions.RunContinuationsAsynchronously);
+            _waiting[key] = waiting;
+            Ask(key);
+        }
+
+        return waiting.Task;
+    }
+
     /// <summary>Routes a question about <paramref name="key"/> to whichever live server is its root.</summary>
     public void Ask(string key)
     {
@@ -30,6 +45,11 @@ public sealed class WhoOwnsService() : ServiceBase(0x0042, "who-owns")
         if (packet.Payload[0] == Answer)
         {
             Answers.Add((key, packet.Source));
+            if (_waiting.Remove(key, out var waiting))
+            {
+                waiting.SetResult(packet.Source);
+            }
+
             return false;
         }
 

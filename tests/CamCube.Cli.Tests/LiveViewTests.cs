@@ -1,5 +1,5 @@
-using System.Text.Json;
 using CamCube.Cli.Cube;
+using CamCube.Hosting.Control;
 
 namespace CamCube.Cli.Tests;
 
@@ -13,7 +13,7 @@ public sealed class LiveViewTests
     {
         var down = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var polls = 0;
-        Task<(Coordinate Self, int? Pid, JsonDocument? Status)[]> Poll()
+        Task<(Coordinate Self, int? Pid, NodeStatus? Status)[]> Poll()
         {
             var i = polls++;
             if (i == sent.Length - 1)
@@ -21,7 +21,7 @@ public sealed class LiveViewTests
                 down.TrySetResult();
             }
 
-            return Task.FromResult(new[] { (new Coordinate(0, 0, 0), (int?)9, (JsonDocument?)StatusTableTests.NodeStatus(sent[i])) });
+            return Task.FromResult(new[] { (new Coordinate(0, 0, 0), (int?)9, (NodeStatus?)StatusTableTests.NodeStatus(sent[i])) });
         }
 
         using var output = new StringWriter();
@@ -57,7 +57,7 @@ public sealed class LiveViewTests
         using var output = new StringWriter();
         var polled = false;
         await CubeCommand.WatchAsync(
-            () => { polled = true; return Task.FromResult(Array.Empty<(Coordinate, int?, JsonDocument?)>()); },
+            () => { polled = true; return Task.FromResult(Array.Empty<(Coordinate, int?, NodeStatus?)>()); },
             s_shape,
             down,
             new CliConsole(TextReader.Null, output, TextWriter.Null),

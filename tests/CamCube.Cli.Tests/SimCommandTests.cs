@@ -1,4 +1,5 @@
 using System.Text.Json;
+using CamCube.Experiments;
 
 namespace CamCube.Cli.Tests;
 
@@ -73,5 +74,41 @@ public class SimCommandTests
         Assert.Equal("", output);
         Assert.StartsWith($"camcube sim: {option}: cannot write '{path}': ", error, StringComparison.Ordinal);
         Assert.Single(error.TrimEnd('\n').Split('\n'));
+    }
+
+    [Fact]
+    public void SimHotspotWritesTheExperimentsResultAsJsonAndACdfFigure()
+    {
+        var json = Path.Combine(Path.GetTempPath(), $"hotspot-{Guid.NewGuid():N}.json");
+        var svg = Path.ChangeExtension(json, ".svg");
+        var (exit, output, error) = CliRunner.Run("", "sim", "hotspot", "--shape", "4x4x4", "--items", "300", "--lookups", "400", "--k", "4", "--seed", "3", "--out", json, "--svg", svg);
+        Assert.True(exit == 0, error);
+        Assert.Contains("hot spot (k 4)", output, StringComparison.Ordinal);
+
+        // The JSON holds what the experiment measures for the same options, field for field.
+        var expected = HotSpotExperiment.Run(new HotSpotOptions { Shape = new(4, 4, 4), Items = 300, Lookups = 400, K = 4, Seed = 3 });
+        var text = File.ReadAllText(json);
+        var written = JsonSerializer.Deserialize<HotSpotResult>(text, JsonSerializerOptions.Web)!;
+        Assert.Equal(("hotspot", "4x4x4", 3, expected.TraceHash), (written.Experiment, written.Shape, written.Seed, written.TraceHash));
+        Assert.Equal((0, 4, 400), (written.Base.K, written.HotSpot.K, written.HotSpot.Hits));
+        Assert.Equal(expected.Base.HopsHistogram, written.Base.HopsHistogram);
+        Assert.Equal(expected.HotSpot.HopsCdf, written.HotSpot.HopsCdf);
+        Assert.Equal(expected.HotSpot.MedianHops, written.HotSpot.MedianHops);
+        Assert.DoesNotContain("hopsPerLookup", text, StringComparison.Ordinal);
+        var figure = File.ReadAllText(svg);
+        Assert.StartsWith("<svg", figure, StringComparison.Ordinal);
+        Assert.Equal(2, figure.Split("<polyline", StringSplitOptions.None).Length - 1);
+        File.Delete(json);
+        File.Delete(svg);
+    }
+
+    [Theory]
+    [InlineData("--k: '65' is not a whole number from 0 to 64", "--k", "65")]
+    [InlineData("--items: '0' is not a whole number", "--items", "0")]
+    public void BadHotspotArgumentsSayWhatWasWrong(string expected, params string[] options)
+    {
+        var (exit, _, error) = CliRunner.Run("", ["sim", "hotspot", "--shape", "2x2x2", .. options]);
+        Assert.Equal(2, exit);
+        Assert.Contains(expected, error, StringComparison.Ordinal);
     }
 }

@@ -1,18 +1,23 @@
-using System.Text.Json;
 using CamCube.Cli.Cube;
+using CamCube.Hosting.Control;
 
 namespace CamCube.Cli.Tests;
 
 /// <summary>The table of `cube status` and of the live view of `cube up`.</summary>
 public sealed class StatusTableTests
 {
-    internal static JsonDocument NodeStatus(long sent, long badTag = 0, long replay = 0, long runtimeDropped = 0) => JsonDocument.Parse(
-        $$"""
-        {"self":"0,0,0","linksUp":5,"linkCount":6,"reachable":26,"framesSent":{{sent}},"framesReceived":40,
-         "dropped":{"NoRoute":{{runtimeDropped}}},
-         "transportDropped":{"unknownSender":1,"badTag":{{badTag}},"replay":{{replay}},"malformed":2},
-         "memcached":"127.0.0.1:11211"}
-        """);
+    internal static NodeStatus NodeStatus(long sent, long badTag = 0, long replay = 0, long runtimeDropped = 0) => new()
+    {
+        Self = "0,0,0",
+        LinksUp = 5,
+        LinkCount = 6,
+        Reachable = 26,
+        FramesSent = sent,
+        FramesReceived = 40,
+        Dropped = new Dictionary<string, long> { ["NoRoute"] = runtimeDropped },
+        TransportDropped = new TransportDrops(UnknownSender: 1, BadTag: badTag, Replay: replay, Malformed: 2),
+        Listeners = new Dictionary<string, string> { ["memcached"] = "127.0.0.1:11211" },
+    };
 
     [Fact]
     public void RejectedColumnCountsEveryTransportDropWhenDatagramsWereRefused()

@@ -150,7 +150,7 @@ public sealed class CubeDrillTests(DrillCubeFixture fixture) : IClassFixture<Dri
             var (exit, output, error) = Cube.Run("cube", "start", "1,0,0");
             Assert.Equal(1, exit);
             Assert.Equal("", output);
-            Assert.Equal($"camcube cube start: node (1,0,0) exited while starting: camcube: --key-file: '{Cube.Layout.KeyFile}' does not exist.", error.ReplaceLineEndings("\n").Split(" Provide a cluster key")[0]);
+            Assert.Equal($"camcube cube start: node (1,0,0) exited while starting: camcube node: CamCube:KeyFile: '{Cube.Layout.KeyFile}' does not exist.", error.ReplaceLineEndings("\n").Split(" Provide a cluster key")[0]);
             Assert.Single(error.TrimEnd('\n').Split('\n'));
         }
         finally

@@ -42,7 +42,7 @@ public sealed class CubeFixture : IDisposable
 
     public JsonElement Ask(Coordinate node, string request, int timeoutSeconds = 30)
     {
-        using var answer = ControlClient.AskAsync(Layout.NodeSocket(node), request, TimeSpan.FromSeconds(timeoutSeconds)).GetAwaiter().GetResult();
+        using var answer = RawControl.Ask(Layout.NodeSocket(node), request, TimeSpan.FromSeconds(timeoutSeconds));
         return answer.RootElement.Clone();
     }
 

@@ -55,10 +55,10 @@ public sealed class CubeUpTests
     }
 
     [Fact]
-    public void NodeWithABadCoordinateExitsWithUsage()
+    public void NodeWithABadCoordinateExitsWithOneLineNamingTheSetting()
     {
         var (exit, _, error) = Camcube.Run(Path.GetTempPath(), "node", "--shape", "3x3x3", "--coord", "3,0,0", "--insecure");
-        Assert.Equal(2, exit);
-        Assert.Contains("outside the torus 3x3x3", error, StringComparison.Ordinal);
+        Assert.Equal(1, exit);
+        Assert.Equal("camcube node: CamCube:Coordinate: (3,0,0) is outside the torus 3x3x3; x, y, z must be at most 2, 2, 2.\n", error.ReplaceLineEndings("\n"));
     }
 }

@@ -37,13 +37,13 @@ internal sealed class LifecycleCube : IDisposable
     /// <summary>Asks the supervisor for the cube's state (null when none answers).</summary>
     public JsonElement? Supervisor()
     {
-        using var answer = ControlClient.TryAskAsync(Layout.SupervisorSocket, "status", TimeSpan.FromSeconds(10)).GetAwaiter().GetResult();
+        using var answer = RawControl.TryAsk(Layout.SupervisorSocket, "status", TimeSpan.FromSeconds(10));
         return answer?.RootElement.Clone();
     }
 
     public JsonElement Node(Coordinate node, string request = "status")
     {
-        using var answer = ControlClient.AskAsync(Layout.NodeSocket(node), request, TimeSpan.FromSeconds(10)).GetAwaiter().GetResult();
+        using var answer = RawControl.Ask(Layout.NodeSocket(node), request, TimeSpan.FromSeconds(10));
         return answer.RootElement.Clone();
     }
 

@@ -21,6 +21,9 @@ internal sealed class RecordingService(ushort serviceId, List<Delivery> log) : S
 
     public Func<Packet, ForwardDecision>? OnForwardHook { get; set; }
 
+    /// <summary>Gets the service's handle on its node, for tests of the API itself.</summary>
+    public INodeContext Context => Node;
+
     public RouteStatus SendToKey(KeyCoordinate key, int packetId) => Node.RouteToKey(Make(packetId), key);
 
     public RouteStatus SendToServer(Coordinate server, int packetId) => Node.RouteToServer(Make(packetId), server);

@@ -1,5 +1,4 @@
 using CamCube.Testing;
-using CamCube.Transport.Simulation;
 using ReplicatedCounter;
 
 namespace CamCube.Samples.Tests;

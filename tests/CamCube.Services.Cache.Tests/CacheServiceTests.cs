@@ -153,6 +153,27 @@ public class CacheServiceTests
     }
 
     [Fact]
+    public void WhenAFailedRootComesBackTheItemItsStandInHeldIsFlushedThereAndNowhereElse()
+    {
+        var cube = StartCube();
+        const string key = "returning";
+        var root = RootOf(key);
+        cube.Kill(root);
+        Assert.True(cube.RunUntil(cube.ViewsConverged, TimeSpan.FromSeconds(10)));
+        var someone = new Coordinate((root.X + 2) % 4, root.Y, root.Z);
+        Set(cube, someone, key, B("v1"));
+        var standIn = KeySpace.For(s_shape).GetServersForKey(CacheKeys.MemId(B(key)), 1, ReachabilityView.WithUnreachable(s_shape, [root]))[0];
+        Assert.NotNull(At(cube, standIn).Store.GetPrimary(B(key)));
+        var flushedBefore = At(cube, standIn).Statistics.ItemsFlushedOnFailure;
+
+        cube.Restart(root);
+        Assert.True(cube.RunUntil(() => At(cube, standIn).Store.GetPrimary(B(key)) is null, TimeSpan.FromSeconds(10)));
+
+        Assert.Equal(flushedBefore + 1, At(cube, standIn).Statistics.ItemsFlushedOnFailure);
+        Assert.Equal(CacheStatus.Miss, Get(cube, someone, key).Status);
+    }
+
+    [Fact]
     public void OneMegabyteValueCrossesTheCubeInFragments()
     {
         var cube = StartCube();

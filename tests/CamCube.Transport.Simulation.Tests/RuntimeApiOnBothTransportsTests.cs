@@ -1,8 +1,10 @@
+using CamCube.Runtime;
 using CamCube.Runtime.Tests.Shared;
+using CamCube.Services;
 
 namespace CamCube.Transport.Simulation.Tests;
 
-/// <summary>The runtime API of issue 15 (posting onto the loop, ...), the same cases in memory and in the simulator.</summary>
+/// <summary>The runtime API of issue 15 (posting onto the loop, ownership changes, ...), the same cases in memory and in the simulator.</summary>
 public sealed class RuntimeApiOnBothTransportsTests
 {
     private static readonly TorusShape s_shape = new(3, 3, 3);
@@ -23,6 +25,41 @@ public sealed class RuntimeApiOnBothTransportsTests
         Assert.Equal(3, await echo);
         Assert.Equal("LoopSynchronizationContext", probe.ResumedOn);
         Assert.Equal(s_asker, await RunToCompletion(cube, probe.WhereAsync()));
+    }
+
+    [Theory]
+    [MemberData(nameof(Transports))]
+    public void OwnershipChangeNamesTheWatchedKeyWhoseRootFailedOnEitherTransport(string transport)
+    {
+        var cube = TestCube.Start(transport, s_shape, n => n.Register(new ApiProbeService()));
+        var node = cube[s_asker];
+        var probe = node.GetService<ApiProbeService>()!;
+        var victim = new Coordinate(1, 2, 1);
+        var moved = ProbeKeys.WithRootAt(s_shape, victim);
+        probe.Watch(1, moved, ProbeKeys.WithRootAt(s_shape, new Coordinate(2, 2, 2)));
+        var version = node.Reachability.Version;
+
+        cube.Kill(victim);
+
+        Assert.True(cube.RunUntil(() => probe.OwnershipChanges.Count > 0, TimeSpan.FromSeconds(5)));
+        var (_, changed) = Assert.Single(probe.OwnershipChanges);
+        Assert.Equal([node.KeySpace.KeyCoordinateOf(moved)], changed);
+        Assert.NotEqual(version, node.Reachability.Version);
+    }
+
+    [Theory]
+    [MemberData(nameof(Transports))]
+    public void SenderHearsWhereItsPacketRanOutOfHopsOnEitherTransport(string transport)
+    {
+        var cube = TestCube.Start(transport, s_shape, n => n.Register(new ApiProbeService()), () => new NodeOptions { PublishMetrics = false, HopLimit = 1 });
+        var probe = cube[s_asker].GetService<ApiProbeService>()!;
+
+        probe.SendDatagram(new Coordinate(1, 1, 1), 9);
+
+        Assert.True(cube.RunUntil(() => probe.Drops.Count > 0, TimeSpan.FromSeconds(1)));
+        var drop = Assert.Single(probe.Drops);
+        Assert.Equal((DropReason.HopLimitExceeded, 1, (byte)1), (drop.Reason, s_shape.Distance(s_asker, drop.At), drop.Hops));
+        Assert.Equal([3, 9], drop.Prefix);
     }
 
     private static async Task<T> RunToCompletion<T>(TestCube cube, Task<T> task)

@@ -16,10 +16,10 @@ internal abstract class TestCube
 
     public abstract Node this[Coordinate server] { get; }
 
-    public static TestCube Start(string transport, TorusShape shape, Action<Node> configure) => transport switch
+    public static TestCube Start(string transport, TorusShape shape, Action<Node> configure, Func<NodeOptions>? nodeOptions = null) => transport switch
     {
-        InMemory => new InMemoryTestCube(InMemoryCube.Start(shape, configure)),
-        Simulator => SimulatedTestCube.Start(shape, configure),
+        InMemory => new InMemoryTestCube(InMemoryCube.Start(shape, configure, new InMemoryCubeOptions { NodeOptions = nodeOptions })),
+        Simulator => SimulatedTestCube.Start(shape, configure, nodeOptions),
         _ => throw new ArgumentOutOfRangeException(nameof(transport), transport, "Unknown transport."),
     };
 
@@ -48,9 +48,9 @@ internal abstract class TestCube
 
         public override Node this[Coordinate server] => cube[server];
 
-        public static SimulatedTestCube Start(TorusShape shape, Action<Node> configure)
+        public static SimulatedTestCube Start(TorusShape shape, Action<Node> configure, Func<NodeOptions>? nodeOptions)
         {
-            var cube = new SimulatedCube(shape, configure);
+            var cube = new SimulatedCube(shape, configure, nodeOptions is null ? null : new SimulatedCubeOptions { NodeOptions = nodeOptions });
             cube.StartAll();
             return new SimulatedTestCube(cube);
         }

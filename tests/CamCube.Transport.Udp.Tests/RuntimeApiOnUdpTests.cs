@@ -1,4 +1,6 @@
+using CamCube.Runtime;
 using CamCube.Runtime.Tests.Shared;
+using CamCube.Services;
 
 namespace CamCube.Transport.Udp.Tests;
 
@@ -20,5 +22,43 @@ public sealed class RuntimeApiOnUdpTests
         Assert.Equal(1, hops);
         Assert.Equal("LoopSynchronizationContext", cube.On(asker, _ => probe.ResumedOn));
         Assert.Equal(asker, await probe.WhereAsync().WaitAsync(s_timeout));
+    }
+
+    [Fact]
+    public void OwnershipChangeNamesTheWatchedKeyWhoseRootFailedOverUdp()
+    {
+        using var cube = UdpNodeCube.Start(s_shape, n => n.Register(new ApiProbeService()));
+        var watcher = new Coordinate(0, 0, 0);
+        var victim = new Coordinate(2, 0, 0);
+        var probe = cube.On(watcher, n => n.GetService<ApiProbeService>()!);
+        var moved = ProbeKeys.WithRootAt(s_shape, victim);
+        var version = cube.On(watcher, n =>
+        {
+            probe.Watch(1, moved, ProbeKeys.WithRootAt(s_shape, new Coordinate(1, 0, 0)));
+            return n.Reachability.Version;
+        });
+
+        cube.Kill(victim);
+
+        cube.WaitUntil(() => cube.On(watcher, _ => probe.OwnershipChanges.Count) == 1);
+        var (changed, versionNow) = cube.On(watcher, n => (probe.OwnershipChanges[0].Changed, n.Reachability.Version));
+        Assert.Equal([KeySpace.For(s_shape).KeyCoordinateOf(moved)], changed);
+        Assert.NotEqual(version, versionNow);
+    }
+
+    [Fact]
+    public void SenderHearsWhereItsPacketRanOutOfHopsOverUdp()
+    {
+        var shape = new TorusShape(4, 1, 1);
+        using var cube = UdpNodeCube.Start(shape, n => n.Register(new ApiProbeService()), () => new NodeOptions { PublishMetrics = false, HopLimit = 1 });
+        var sender = new Coordinate(0, 0, 0);
+        var probe = cube.On(sender, n => n.GetService<ApiProbeService>()!);
+
+        cube.On(sender, _ => probe.SendDatagram(new Coordinate(2, 0, 0), 11));
+
+        cube.WaitUntil(() => cube.On(sender, _ => probe.Drops.Count) > 0);
+        var drop = cube.On(sender, _ => probe.Drops[0]);
+        Assert.Equal((DropReason.HopLimitExceeded, 1, (byte)1), (drop.Reason, shape.Distance(sender, drop.At), drop.Hops));
+        Assert.Equal([3, 11], drop.Prefix);
     }
 }

@@ -24,6 +24,7 @@ internal static class CliApp
           cube       run a whole cube on this machine: up, status, kill, start, down
           ping       ping from one node of the running cube to another
           node       run one server of a cube over UDP (the generic host; stops on SIGTERM or Ctrl-C)
+          health     ask a running node for its health (for container probes): exit 0 healthy, 1 not
           compose    write a docker compose file for a cube
           sim        run the papers' scale and churn experiments in the packet-level simulator
           help       this text, or 'camcube help <command>'
@@ -38,7 +39,7 @@ internal static class CliApp
             var topic = args.Count > 1 ? args[1] : null;
             if (topic is not null && UsageOf(topic) is null)
             {
-                console.Error.WriteLine($"camcube help: no command '{topic}'; the commands are key, cube, ping, node, compose, sim.");
+                console.Error.WriteLine($"camcube help: no command '{topic}'; the commands are key, cube, ping, node, health, compose, sim.");
                 return ExitUsage;
             }
 
@@ -65,6 +66,7 @@ internal static class CliApp
             {
                 "key" => KeyCommand.Run(rest, console),
                 "node" => Nodes.NodeCommand.Run(rest, console),
+                "health" => HealthCommand.Run(rest, console),
                 "cube" => Cube.CubeCommand.Run(rest, console),
                 "ping" => PingCommand.Run(rest, console),
                 "compose" => ComposeCommand.Run(rest, console),
@@ -108,6 +110,7 @@ internal static class CliApp
     {
         "key" => KeyCommand.Usage,
         "node" => Nodes.NodeCommand.Usage,
+        "health" => HealthCommand.Usage,
         "cube" => Cube.CubeCommand.Usage,
         "ping" => PingCommand.Usage,
         "compose" => ComposeCommand.Usage,

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using CamCube.Cli.Cube;
+using CamCube.Hosting.Control;
 
 namespace CamCube.Cli;
 
@@ -26,15 +27,14 @@ internal static class PingCommand
         var count = reader.Int("--count", 4, 1, 100_000);
         var timeout = reader.Int("--timeout-ms", 2_000, 1, 600_000);
         var layout = CubeLayout.Default(reader.Single("--state-dir"));
-        using var state = CubeCommand.RequireCube(layout);
-        var shape = TorusShape.Parse(state.RootElement.GetProperty("shape").GetString()!);
+        var shape = TorusShape.Parse(CubeCommand.RequireCube(layout).Shape);
         var from = ArgumentReader.ParseCoordinate("ping <from>", reader.Positional[0], shape);
         var to = ArgumentReader.ParseCoordinate("ping <to>", reader.Positional[1], shape);
         var request = string.Create(CultureInfo.InvariantCulture, $"ping {to.X},{to.Y},{to.Z} {count} {timeout}");
-        JsonDocument answer;
+        PingResult r;
         try
         {
-            answer = ControlClient.AskAsync(layout.NodeSocket(from), request, TimeSpan.FromMilliseconds(((long)count * timeout) + 5_000)).GetAwaiter().GetResult();
+            r = ControlClient.AskAsync(layout.NodeSocket(from), request, ControlJsonContext.Default.PingResult, TimeSpan.FromMilliseconds(((long)count * timeout) + 5_000)).GetAwaiter().GetResult();
         }
         catch (Exception ex) when (ex is System.Net.Sockets.SocketException or IOException or OperationCanceledException)
         {
@@ -42,33 +42,27 @@ internal static class PingCommand
             return CliApp.ExitFailure;
         }
 
-        using (answer)
+        if (r.Error is { } error)
         {
-            var r = answer.RootElement;
-            if (r.TryGetProperty("error", out var error))
-            {
-                console.Error.WriteLine($"camcube ping: {error.GetString()}");
-                return CliApp.ExitFailure;
-            }
-
-            if (reader.Flag("--json"))
-            {
-                console.Out.WriteLine($"{{\"from\":{Triple(from)},\"to\":{Triple(to)},\"hops\":{r.GetProperty("hops").GetRawText()},\"rttMicroseconds\":{r.GetProperty("rttMicroseconds").GetRawText()},\"lost\":{r.GetProperty("lost").GetInt32()}}}");
-            }
-            else if (r.GetProperty("hops").ValueKind == JsonValueKind.Null)
-            {
-                console.Out.WriteLine($"ping {from} -> {to}: all {count} lost");
-            }
-            else
-            {
-                var rtt = r.GetProperty("rttMicroseconds");
-                console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                    $"ping {from} -> {to}: {r.GetProperty("hops").GetInt32()} hops, rtt min/median/max {rtt.GetProperty("min").GetDouble()}/{rtt.GetProperty("median").GetDouble()}/{rtt.GetProperty("max").GetDouble()} us, {r.GetProperty("lost").GetInt32()} of {count} lost"));
-            }
-
-            return r.GetProperty("lost").GetInt32() == count ? CliApp.ExitFailure : CliApp.ExitOk;
+            console.Error.WriteLine($"camcube ping: {error}");
+            return CliApp.ExitFailure;
         }
-    }
 
-    private static string Triple(Coordinate c) => string.Create(CultureInfo.InvariantCulture, $"[{c.X},{c.Y},{c.Z}]");
+        if (reader.Flag("--json"))
+        {
+            var line = new PingLine { From = [from.X, from.Y, from.Z], To = [to.X, to.Y, to.Z], Hops = r.Hops, RttMicroseconds = r.RttMicroseconds, Lost = r.Lost };
+            console.Out.WriteLine(JsonSerializer.Serialize(line, CliJsonContext.Default.PingLine));
+        }
+        else if (r.Hops is not { } hops || r.RttMicroseconds is not { } rtt)
+        {
+            console.Out.WriteLine($"ping {from} -> {to}: all {count} lost");
+        }
+        else
+        {
+            console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"ping {from} -> {to}: {hops} hops, rtt min/median/max {rtt.Min}/{rtt.Median}/{rtt.Max} us, {r.Lost} of {count} lost"));
+        }
+
+        return r.Lost == count ? CliApp.ExitFailure : CliApp.ExitOk;
+    }
 }

@@ -46,7 +46,7 @@ public sealed class ReachabilityView : IReachabilityView
     /// <summary>Gets the number of unreachable servers.</summary>
     public long UnreachableCount => _unreachableCount;
 
-    /// <summary>Gets a number that changes every time the view changes, so that caches built on it know when to refresh.</summary>
+    /// <inheritdoc/>
     public long Version { get; private set; }
 
     /// <inheritdoc/>

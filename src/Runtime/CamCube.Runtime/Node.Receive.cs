@@ -127,6 +127,43 @@ public sealed partial class Node
         packet.Release();
     }
 
+    /// <summary>
+    /// Drops a routed packet of <paramref name="slot"/>'s service (counted, and logged with
+    /// <paramref name="detail"/> if given); if the service hears of its drops and the reason is one
+    /// it is told of, a notice goes to the packet's source first (<see cref="DropNoticeService"/>).
+    /// </summary>
+    internal void DropRouted(ServiceSlot slot, Packet packet, DropReason reason, string? detail = null)
+    {
+        if (slot.DropObserver is not null && _running && packet.DestinationKind != DestinationKind.Neighbor && DropNoticeService.IsNoticed(reason))
+        {
+            _dropNotices.Notify(packet, reason);
+        }
+
+        if (detail is null)
+        {
+            DropQuietly(packet, reason);
+        }
+        else
+        {
+            DropWithLog(packet, reason, detail);
+        }
+    }
+
+    /// <summary>A drop notice reached the dropped packet's source: the sending service hears of it.</summary>
+    internal void DeliverDropNotice(Packet notice)
+    {
+        if (!DropNoticeService.TryRead(notice, out var serviceId, out _))
+        {
+            Counters.CountDrop(DropReason.Malformed);
+            return;
+        }
+
+        if (_slotsById.TryGetValue(serviceId, out var slot) && slot.DropObserver is not null && slot.Registered)
+        {
+            TryUpcall<DropUpcall, bool>(slot, new DropUpcall(notice), null, out _);
+        }
+    }
+
     internal void DropQuietly(Packet packet, DropReason reason)
     {
         Counters.CountDrop(reason);

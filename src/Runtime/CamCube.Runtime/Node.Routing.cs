@@ -55,7 +55,7 @@ public sealed partial class Node
     {
         if (!TryResolve(packet, out var server))
         {
-            DropQuietly(packet, DropReason.Unreachable);
+            DropRouted(slot, packet, DropReason.Unreachable);
             return RouteStatus.DroppedUnreachable;
         }
 
@@ -109,7 +109,7 @@ public sealed partial class Node
             // The service may have rewritten the destination.
             if (!TryResolve(packet, out server))
             {
-                DropQuietly(packet, DropReason.Unreachable);
+                DropRouted(slot, packet, DropReason.Unreachable);
                 return RouteStatus.DroppedUnreachable;
             }
 
@@ -132,14 +132,14 @@ public sealed partial class Node
     {
         if (packet.HopLimit == 0)
         {
-            DropWithLog(packet, DropReason.HopLimitExceeded, $"packet of service 0x{packet.ServiceId:X4} from {packet.Source} to {packet.Destination} after {packet.HopCount} hops");
+            DropRouted(slot, packet, DropReason.HopLimitExceeded, $"packet of service 0x{packet.ServiceId:X4} from {packet.Source} to {packet.Destination} after {packet.HopCount} hops");
             return RouteStatus.DroppedInvalid;
         }
 
         var links = (byte)(Routes.NextHops(server) & _upLinks);
         if (links == 0)
         {
-            DropQuietly(packet, DropReason.NoRoute);
+            DropRouted(slot, packet, DropReason.NoRoute);
             return RouteStatus.DroppedUnreachable;
         }
 
@@ -241,6 +241,28 @@ public sealed partial class Node
         {
             Log.ServerReachability(_logger, Self, server, reachable ? "reachable" : "unreachable");
             UpcallDataServices(new ReachabilityUpcall(server, reachable));
+        }
+
+        if (changes.Length > 0)
+        {
+            AnnounceOwnershipChanges(changes);
+        }
+    }
+
+    /// <summary>Tells each service that watches key coordinates which of them changed root or replica set with these reachability changes.</summary>
+    private void AnnounceOwnershipChanges((Coordinate Server, bool Reachable)[] changes)
+    {
+        foreach (var slot in _dataSlots.ToArray())
+        {
+            for (var i = 0; i < slot.KeyWatches.Count && slot.Registered; i++)
+            {
+                var watch = slot.KeyWatches[i];
+                var changed = watch.TakeChanges(changes);
+                if (changed.Count > 0)
+                {
+                    TryUpcall<OwnershipUpcall, bool>(slot, new OwnershipUpcall(watch, changed), null, out _);
+                }
+            }
         }
     }
 }

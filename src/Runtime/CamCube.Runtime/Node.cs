@@ -38,6 +38,8 @@ public sealed partial class Node : ITransportSink, ILoopWork
     private readonly DropLog _dropLog;
     private readonly LivenessService _liveness;
     private readonly LinkStateService _linkState;
+    private readonly DropNoticeService _dropNotices;
+    private readonly ServiceSlot _dropNoticeSlot;
     private readonly long[] _virtualTime = new long[LinkDirections.Count];
     private readonly byte _existingLinks;
     private NodeMetrics? _metrics;
@@ -96,6 +98,8 @@ public sealed partial class Node : ITransportSink, ILoopWork
         _linkState = new LinkStateService(this);
         AddSlot(_liveness, weight: 1, isControl: true);
         AddSlot(_linkState, weight: 1, isControl: true);
+        _dropNotices = new DropNoticeService(this);
+        _dropNoticeSlot = AddSlot(_dropNotices, weight: 1, isControl: true);
     }
 
     /// <summary>Gets the node's coordinate.</summary>
@@ -255,6 +259,17 @@ public sealed partial class Node : ITransportSink, ILoopWork
                 }
 
                 break;
+            case WorkCode.SendDropNotice:
+                if (_running)
+                {
+                    Originate(_dropNoticeSlot, packet!, DestinationKind.Server, packet!.Destination);
+                }
+                else
+                {
+                    packet?.Release();
+                }
+
+                break;
             case WorkCode.HeartbeatTick:
                 if (_running)
                 {
@@ -329,7 +344,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
         Log.NodeStopped(_logger, Self);
     }
 
-    private void AddSlot(IService service, int weight, bool isControl)
+    private ServiceSlot AddSlot(IService service, int weight, bool isControl)
     {
         if (_slotsById.TryGetValue(service.ServiceId, out var existing))
         {
@@ -351,6 +366,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
         }
 
         service.OnRegistered(slot.Context);
+        return slot;
     }
 
     private void ReleaseQueued(ServiceSlot slot, DropReason reason)
@@ -382,5 +398,6 @@ public sealed partial class Node : ITransportSink, ILoopWork
         LocalDeliver = 3,
         Recompute = 4,
         HeartbeatTick = 5,
+        SendDropNotice = 6,
     }
 }

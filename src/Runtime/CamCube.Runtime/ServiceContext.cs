@@ -1,5 +1,6 @@
 using CamCube.Packets;
 using CamCube.Runtime.ExtendedRouting;
+using CamCube.Runtime.Ownership;
 using CamCube.Runtime.Posting;
 using CamCube.Services;
 using Microsoft.Extensions.Logging;
@@ -90,6 +91,23 @@ internal sealed class ServiceContext(Node node, ServiceSlot slot) : INodeContext
         var router = new ExtendedRouter(node, slot, protocol, defaultQueue);
         slot.AttachRouter(router);
         return router;
+    }
+
+    public IKeyWatch CreateKeyWatch(int replicaCount)
+    {
+        if (replicaCount < 1 || replicaCount > node.Shape.ServerCount)
+        {
+            throw new ArgumentOutOfRangeException(nameof(replicaCount), replicaCount, $"r is from 1 to the number of servers, {node.Shape.ServerCount}.");
+        }
+
+        if (slot.Service is not IOwnershipObserver)
+        {
+            throw new InvalidOperationException($"Service {slot.Service.Name} watches key coordinates but does not implement IOwnershipObserver, so it could not hear of their changes.");
+        }
+
+        var watch = new KeyWatch(node, slot, replicaCount);
+        slot.KeyWatches.Add(watch);
+        return watch;
     }
 
     public ITimer CreateTimer(Action callback, TimeSpan dueTime, TimeSpan period)

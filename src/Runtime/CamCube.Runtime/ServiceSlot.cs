@@ -1,5 +1,6 @@
 using CamCube.Packets;
 using CamCube.Runtime.ExtendedRouting;
+using CamCube.Runtime.Ownership;
 using CamCube.Runtime.Posting;
 using CamCube.Services;
 
@@ -17,6 +18,7 @@ internal sealed class ServiceSlot
         Id = service.ServiceId;
         Base = service as ServiceBase;
         Control = isControl ? service as IControlService : null;
+        DropObserver = service as IDropObserver;
         Weight = weight;
         IsControl = isControl;
         Stride = StrideUnit / weight;
@@ -40,6 +42,9 @@ internal sealed class ServiceSlot
 
     /// <summary>Gets the service as a control service that tells whether it has packets pending, or null.</summary>
     public IControlService? Control { get; }
+
+    /// <summary>Gets the service as one that hears of its dropped packets, or null: then no notice is sent for them.</summary>
+    public IDropObserver? DropObserver { get; }
 
     /// <summary>Gets the service id, read once at registration (it keys the node's slots).</summary>
     public ushort Id { get; }
@@ -72,6 +77,9 @@ internal sealed class ServiceSlot
     public long[] Pass { get; } = new long[LinkDirections.Count];
 
     public ServiceContext? Context { get; set; }
+
+    /// <summary>Gets the service's watches of key coordinates whose root or replica set it wants to hear about.</summary>
+    public List<KeyWatch> KeyWatches { get; } = [];
 
     /// <summary>Gets or sets the work other threads posted to the service, set when the node adds the slot.</summary>
     public ServiceMailbox Mailbox { get; set; } = null!;

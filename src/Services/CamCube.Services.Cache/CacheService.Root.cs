@@ -91,6 +91,7 @@ public sealed partial class CacheService
             var start = PacketHeader.SizeBytes + CacheMessage.FixedBytes + key.Length;
             var value = new ReadOnlySequence<byte>(packet.Buffer, start, total);
             status = Store.Store(operation, key, CacheMessage.FlagsOf(p), CacheMessage.ExpirationOf(p), value, null, CacheMessage.CasOf(p), Node.Self, out item);
+            WatchRoot(key, Node.Self);
             return true;
         }
 
@@ -102,6 +103,7 @@ public sealed partial class CacheService
         }
 
         status = Store.Store(operation, key, CacheMessage.FlagsOf(p), CacheMessage.ExpirationOf(p), assembled, CacheMessage.CasOf(p), Node.Self, out item);
+        WatchRoot(key, Node.Self);
         return true;
     }
 
@@ -205,6 +207,7 @@ public sealed partial class CacheService
             if (status == CacheStatus.Hit && MayKeepCopy(p, now, out var leaseEnd) && _assembler!.Add(p, now) is { } value)
             {
                 Store.PutCopy(CacheMessage.KeyOf(p), value, CacheMessage.FlagsOf(p), CacheMessage.CasOf(p), CacheMessage.ExpirationOf(p), packet.Source, leaseEnd);
+                WatchRoot(CacheMessage.KeyOf(p), packet.Source);
             }
 
             if (requester != Node.Self)

@@ -60,6 +60,7 @@ public sealed partial class CacheService : RoutedServiceBase
 
         // A restarted node must not reuse the request ids of its previous life, which roots remember.
         _nextRequestId = (uint)node.TimeProvider.GetTimestamp();
+        _roots = node.CreateKeyWatch(1);
         Volatile.Write(ref _loop, node);
         _sweep = node.CreateTimer(Sweep, Options.SweepPeriod, Options.SweepPeriod);
     }
@@ -70,6 +71,8 @@ public sealed partial class CacheService : RoutedServiceBase
         _everyServerReachable = false;
         Volatile.Write(ref _loop, null);
         _sweep?.Dispose();
+        _keysAt.Clear();
+        _keysWatched = 0;
         foreach (var pending in _pending.Values)
         {
             Finish(pending, CacheStatus.Timeout);
@@ -230,6 +233,7 @@ public sealed partial class CacheService : RoutedServiceBase
         AnswerSettledWrites(now);
         _recentWrites!.Expire(now);
         _invalidated!.Expire(now);
+        PruneWatchedRoots(Store);
         _assembler!.Sweep(now - (long)(Options.RequestTimeout.TotalSeconds * Node.TimeProvider.TimestampFrequency));
         lock (Store.Gate)
         {

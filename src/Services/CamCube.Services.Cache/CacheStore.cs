@@ -137,27 +137,29 @@ internal sealed partial class CacheStore
         }
     }
 
-    /// <summary>Removes every item <paramref name="predicate"/> picks; returns how many.</summary>
-    public int RemoveWhere(Func<CacheItem, bool> predicate)
+    /// <summary>Removes the item of <paramref name="key"/> if it was stored for another root than <paramref name="root"/>, noting its copies' leases as orphaned; returns whether it did.</summary>
+    public bool RemoveUnlessRootIs(ReadOnlySpan<byte> key, Coordinate root)
     {
         lock (Gate)
         {
-            var removed = 0;
-            for (var item = _oldest; item is not null;)
+            if (!_byBytes.TryGetValue(key, out var item) || item.Root == root)
             {
-                var next = item.Newer;
-                if (predicate(item))
-                {
-                    NoteOrphaned(item);
-                    Unlink(item);
-                    _items.Remove(item.Key);
-                    removed++;
-                }
-
-                item = next;
+                return false;
             }
 
-            return removed;
+            NoteOrphaned(item);
+            Unlink(item);
+            _items.Remove(item.Key);
+            return true;
+        }
+    }
+
+    /// <summary>Gets whether an item of <paramref name="key"/> is held, live or not.</summary>
+    public bool Holds(ReadOnlySpan<byte> key)
+    {
+        lock (Gate)
+        {
+            return _byBytes.ContainsKey(key);
         }
     }
 

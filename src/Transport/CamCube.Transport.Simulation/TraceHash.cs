@@ -8,7 +8,7 @@ namespace CamCube.Transport.Simulation;
 /// string hash codes or the enumeration order of hashed collections, so it is the same on every
 /// run and every machine.
 /// </summary>
-internal struct TraceHash
+public struct TraceHash
 {
     private const ulong Prime1 = 0x9E3779B185EBCA87UL;
     private const ulong Prime2 = 0xC2B2AE3D27D4EB4FUL;

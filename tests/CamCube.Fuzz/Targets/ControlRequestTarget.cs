@@ -1,8 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
 using System.Text.Json;
-using CamCube.Cli.Nodes;
-using CamCube.Transport.Udp;
+using CamCube.Hosting;
 
 namespace CamCube.Fuzz.Targets;
 
@@ -116,15 +115,15 @@ public sealed class ControlRequestTarget : IFuzzTarget
             port = ((IPEndPoint)probe.LocalEndPoint!).Port;
         }
 
-        var settings = new NodeSettings
+        var settings = new CamCubeNodeOptions
         {
-            Shape = new TorusShape(1, 1, 1),
-            Self = new Coordinate(0, 0, 0),
-            Addressing = UdpPeerAddressing.FromBasePort(port),
+            Shape = "1x1x1",
+            Coordinate = "0,0,0",
+            BasePort = port,
             Insecure = true,
             ControlSocket = path,
         };
-        _ = CamCubeNode.StartAsync(settings, Microsoft.Extensions.Logging.Abstractions.NullLoggerFactory.Instance, CancellationToken.None).GetAwaiter().GetResult();
+        _ = CamCubeNode.StartAsync(settings, new CamCubeNodeParts(), Microsoft.Extensions.Logging.Abstractions.NullLoggerFactory.Instance, CancellationToken.None).GetAwaiter().GetResult();
         return path;
     }
 }

@@ -8,12 +8,13 @@ namespace CamCube.Runtime.Tests.Shared;
 /// run unchanged on the in-memory, simulated and UDP transports (this file is linked into their
 /// test projects). An echo: a request routed to a key is answered by its root, to the source.
 /// </summary>
-internal sealed class ApiProbeService() : ServiceBase(Id, "api-probe")
+internal sealed class ApiProbeService() : ServiceBase(Id, "api-probe"), IOwnershipObserver, IDropObserver
 {
     public const ushort Id = 0x0700;
 
     private const byte Request = 1;
     private const byte Reply = 2;
+    private const byte Datagram = 3;
 
     private readonly Queue<TaskCompletionSource<int>> _waiting = new();
 
@@ -22,6 +23,41 @@ internal sealed class ApiProbeService() : ServiceBase(Id, "api-probe")
 
     /// <summary>Gets how many posted actions have run here (read it on the loop).</summary>
     public int PostedRuns { get; set; }
+
+    /// <summary>Gets each ownership change heard: the watch's r and the key coordinates named, in order.</summary>
+    public List<(int ReplicaCount, KeyCoordinate[] Changed)> OwnershipChanges { get; } = [];
+
+    /// <summary>On the loop: watches <paramref name="keys"/> with replica sets of <paramref name="replicaCount"/> servers.</summary>
+    public IKeyWatch Watch(int replicaCount, params Key[] keys)
+    {
+        var watch = Node.CreateKeyWatch(replicaCount);
+        foreach (var key in keys)
+        {
+            watch.Add(Node.KeySpace.KeyCoordinateOf(key));
+        }
+
+        return watch;
+    }
+
+    /// <inheritdoc/>
+    public void OnOwnershipChanged(IKeyWatch watch, ReadOnlySpan<KeyCoordinate> changed) => OwnershipChanges.Add((watch.ReplicaCount, changed.ToArray()));
+
+    /// <summary>Gets each drop heard of: reason, where, destination, hops, payload length and payload prefix.</summary>
+    public List<(DropReason Reason, Coordinate At, KeyCoordinate Destination, byte Hops, int PayloadLength, byte[] Prefix)> Drops { get; } = [];
+
+    /// <summary>On the loop: sends a datagram tagged <paramref name="tag"/> to <paramref name="server"/>, nobody answers it.</summary>
+    public RouteStatus SendDatagram(Coordinate server, byte tag)
+    {
+        var packet = Node.CreatePacket();
+        packet.PayloadArea[0] = Datagram;
+        packet.PayloadArea[1] = tag;
+        packet.PayloadLength = 2;
+        return Node.RouteToServer(packet, server);
+    }
+
+    /// <inheritdoc/>
+    public void OnDropped(in DroppedPacket drop) =>
+        Drops.Add((drop.Reason, drop.DroppedAt, drop.Destination, drop.HopCount, drop.PayloadLength, drop.PayloadPrefix.ToArray()));
 
     /// <summary>Any thread: the node's coordinate, read on the loop.</summary>
     public Task<Coordinate> WhereAsync() => InvokeAsync(() => Node.Self);
@@ -49,6 +85,11 @@ internal sealed class ApiProbeService() : ServiceBase(Id, "api-probe")
     /// <inheritdoc/>
     public override bool OnDeliver(Packet packet)
     {
+        if (packet.Payload[0] == Datagram)
+        {
+            return false;
+        }
+
         if (packet.Payload[0] == Request && packet.Source != Node.Self)
         {
             var answer = Node.CreatePacket();

@@ -1,5 +1,5 @@
+using CamCube.Testing;
 using CamCube.Transport.Faults;
-using CamCube.Transport.Simulation;
 
 namespace CamCube.Services.Cache.Tests.Consistency;
 

@@ -1,5 +1,6 @@
 using System.Globalization;
-using System.Text.Json;
+using CamCube.Hosting.Control;
+
 
 namespace CamCube.Cli.Cube;
 
@@ -7,7 +8,7 @@ namespace CamCube.Cli.Cube;
 internal static partial class CubeCommand
 {
     /// <summary>The longest delay `cube faults --delay-ms` accepts, in milliseconds.</summary>
-    public const double FaultDelayMillisecondsMax = 60_000;
+    public const double FaultDelayMillisecondsMax = Hosting.Control.ControlCommandLimits.FaultDelayMillisecondsMax;
 
     private static readonly string[] s_linkNames = ["+x", "-x", "+y", "-y", "+z", "-z"];
 
@@ -81,8 +82,7 @@ internal static partial class CubeCommand
 
     private static Coordinate[] Targets(CubeLayout layout, string text, string command)
     {
-        using var state = RequireCube(layout);
-        var shape = TorusShape.Parse(state.RootElement.GetProperty("shape").GetString()!);
+        var shape = TorusShape.Parse(RequireCube(layout).Shape);
         return text == "all"
             ? Enumerable.Range(0, (int)shape.ServerCount).Select(i => shape.CoordinateAt(i)).ToArray()
             : [ArgumentReader.ParseCoordinate(command, text, shape)];
@@ -90,16 +90,16 @@ internal static partial class CubeCommand
 
     private static bool AskNode(CubeLayout layout, Coordinate target, string request, CliConsole console, string command)
     {
-        using var answer = ControlClient.TryAskAsync(layout.NodeSocket(target), request, TimeSpan.FromSeconds(10)).GetAwaiter().GetResult();
+        var answer = ControlClient.TryAskAsync(layout.NodeSocket(target), request, ControlJsonContext.Default.ControlResponse, TimeSpan.FromSeconds(10)).GetAwaiter().GetResult();
         if (answer is null)
         {
             console.Error.WriteLine($"camcube {command}: node {target} does not answer; is it killed? ('camcube cube status')");
             return false;
         }
 
-        if (answer.RootElement.TryGetProperty("error", out JsonElement error))
+        if (answer.Error is { } error)
         {
-            console.Error.WriteLine($"camcube {command}: node {target}: {error.GetString()}");
+            console.Error.WriteLine($"camcube {command}: node {target}: {error}");
             return false;
         }
 

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
+using CamCube.Hosting.Control;
 
 namespace CamCube.Cli.Cube;
 
@@ -24,7 +25,7 @@ internal static partial class CubeCommand
 
     /// <summary>Shows the cube's table every second (as <paramref name="view"/> says) until stopped or until `cube down` asks.</summary>
     internal static async Task WatchAsync(
-        Func<Task<(Coordinate Self, int? Pid, JsonDocument? Status)[]>> statuses,
+        Func<Task<(Coordinate Self, int? Pid, NodeStatus? Status)[]>> statuses,
         TorusShape shape,
         Task downRequested,
         CliConsole console,
@@ -56,7 +57,7 @@ internal static partial class CubeCommand
     }
 
     /// <summary>One line per node: links up, reachable servers, frames, and drops, so a failure drill is visible at a glance.</summary>
-    internal static string RenderTable(IEnumerable<(Coordinate Self, int? Pid, JsonDocument? Status)> statuses, TorusShape shape)
+    internal static string RenderTable(IEnumerable<(Coordinate Self, int? Pid, NodeStatus? Status)> statuses, TorusShape shape)
     {
         var text = new StringBuilder();
         text.AppendLine(CultureInfo.InvariantCulture, $"{"node",-9} {"pid",7} {"links",6} {"reach",6} {"sent",10} {"received",10} {"dropped",8} {"rejected",8}  memcached");
@@ -72,17 +73,13 @@ internal static partial class CubeCommand
                 continue;
             }
 
-            using (status)
-            {
-                up++;
-                var r = status.RootElement;
-                var dropped = r.GetProperty("dropped").EnumerateObject().Sum(p => p.Value.GetInt64());
+            up++;
+            var dropped = status.Dropped.Values.Sum();
 
-                // Datagrams the transport refused before the runtime saw them: bad tag, replay, unknown sender, malformed.
-                var rejected = r.TryGetProperty("transportDropped", out var t) ? t.EnumerateObject().Sum(p => p.Value.GetInt64()) : 0;
-                var memcached = r.TryGetProperty("memcached", out var m) ? m.GetString() : "-";
-                text.AppendLine(CultureInfo.InvariantCulture, $"{name,-9} {(pid?.ToString(CultureInfo.InvariantCulture) ?? "-"),7} {r.GetProperty("linksUp").GetInt32() + "/" + r.GetProperty("linkCount").GetInt32(),6} {r.GetProperty("reachable").GetInt64(),6} {r.GetProperty("framesSent").GetInt64(),10} {r.GetProperty("framesReceived").GetInt64(),10} {dropped,8} {rejected,8}  {memcached}");
-            }
+            // Datagrams the transport refused before the runtime saw them: bad tag, replay, unknown sender, malformed.
+            var rejected = status.TransportDropped.Total;
+            var memcached = status.Listeners.TryGetValue("memcached", out var m) ? m : "-";
+            text.AppendLine(CultureInfo.InvariantCulture, $"{name,-9} {(pid?.ToString(CultureInfo.InvariantCulture) ?? "-"),7} {status.LinksUp + "/" + status.LinkCount,6} {status.Reachable,6} {status.FramesSent,10} {status.FramesReceived,10} {dropped,8} {rejected,8}  {memcached}");
         }
 
         text.Append(CultureInfo.InvariantCulture, $"{up} of {total} nodes of {shape} answering");
@@ -93,33 +90,22 @@ internal static partial class CubeCommand
     {
         var reader = new ArgumentReader("cube status", args, ["--state-dir"], ["--json"]);
         var layout = CubeLayout.Default(reader.Single("--state-dir"));
-        using var state = RequireCube(layout);
-        var nodes = state.RootElement.GetProperty("nodes").EnumerateArray().ToArray();
-        var statuses = Task.WhenAll(nodes.Select(async n =>
+        var state = RequireCube(layout);
+        var statuses = Task.WhenAll(state.Nodes.Select(async n =>
         {
-            var coord = Coordinate.Parse(n.GetProperty("coord").GetString()!);
-            int? pid = n.TryGetProperty("pid", out var p) ? p.GetInt32() : null;
-            var status = n.GetProperty("running").GetBoolean()
-                ? await ControlClient.TryAskAsync(n.GetProperty("controlSocket").GetString()!, "status", TimeSpan.FromSeconds(3)).ConfigureAwait(false)
+            var coord = Coordinate.Parse(n.Coord);
+            var status = n.Running
+                ? await ControlClient.TryAskAsync(n.ControlSocket, "status", ControlJsonContext.Default.NodeStatus, TimeSpan.FromSeconds(3)).ConfigureAwait(false)
                 : null;
-            return (coord, pid, status);
+            return (coord, n.Pid, status);
         })).GetAwaiter().GetResult();
         if (reader.Flag("--json"))
         {
-            console.Out.Write("[");
-            for (var i = 0; i < statuses.Length; i++)
-            {
-                var (coord, _, status) = statuses[i];
-                console.Out.Write(i == 0 ? string.Empty : ",");
-                console.Out.Write(status is null ? $"{{\"self\":\"{coord.X},{coord.Y},{coord.Z}\",\"running\":false}}" : status.RootElement.GetRawText());
-                status?.Dispose();
-            }
-
-            console.Out.WriteLine("]");
+            console.Out.WriteLine(StatusJson(statuses));
             return CliApp.ExitOk;
         }
 
-        console.Out.WriteLine(RenderTable(statuses, TorusShape.Parse(state.RootElement.GetProperty("shape").GetString()!)));
+        console.Out.WriteLine(RenderTable(statuses, TorusShape.Parse(state.Shape)));
         return CliApp.ExitOk;
     }
 
@@ -132,14 +118,14 @@ internal static partial class CubeCommand
         }
 
         var layout = CubeLayout.Default(reader.Single("--state-dir"));
-        using var state = RequireCube(layout);
-        var shape = TorusShape.Parse(state.RootElement.GetProperty("shape").GetString()!);
+        var state = RequireCube(layout);
+        var shape = TorusShape.Parse(state.Shape);
         var target = ArgumentReader.ParseCoordinate("cube " + verb, reader.Positional[0], shape);
-        using var answer = ControlClient.TryAskAsync(layout.SupervisorSocket, $"{verb} {target.X},{target.Y},{target.Z}", TimeSpan.FromSeconds(60)).GetAwaiter().GetResult()
+        var answer = ControlClient.TryAskAsync(layout.SupervisorSocket, $"{verb} {target.X},{target.Y},{target.Z}", CliJsonContext.Default.NodeChange, TimeSpan.FromSeconds(60)).GetAwaiter().GetResult()
             ?? throw new CommandFailedException($"the supervisor in {layout.Directory} stopped answering.");
-        if (answer.RootElement.TryGetProperty("error", out var error))
+        if (answer.Error is { } error)
         {
-            console.Error.WriteLine($"camcube cube {verb}: {error.GetString()}");
+            console.Error.WriteLine($"camcube cube {verb}: {error}");
             return CliApp.ExitFailure;
         }
 
@@ -151,12 +137,10 @@ internal static partial class CubeCommand
     {
         var reader = new ArgumentReader("cube down", args, ["--state-dir"], []);
         var layout = CubeLayout.Default(reader.Single("--state-dir"));
-        using var state = RequireCube(layout);
-        var pid = state.RootElement.GetProperty("supervisorPid").GetInt32();
+        var pid = RequireCube(layout).SupervisorPid;
+
         // No answer is fine too: a supervisor may close the connection as it stops. Its exit is what counts.
-        using (ControlClient.TryAskAsync(layout.SupervisorSocket, "down", TimeSpan.FromSeconds(10)).GetAwaiter().GetResult())
-        {
-        }
+        _ = ControlClient.TryAskAsync(layout.SupervisorSocket, "down", ControlJsonContext.Default.Acknowledgement, TimeSpan.FromSeconds(10)).GetAwaiter().GetResult();
 
         // The supervisor stops every node and then exits; wait for it so the ports are free on return.
         try
@@ -178,7 +162,34 @@ internal static partial class CubeCommand
     }
 
     /// <summary>Asks the supervisor for the cube's state, or explains that no cube runs.</summary>
-    internal static JsonDocument RequireCube(CubeLayout layout) =>
-        ControlClient.TryAskAsync(layout.SupervisorSocket, "status", TimeSpan.FromSeconds(5)).GetAwaiter().GetResult()
+    internal static SupervisorStatus RequireCube(CubeLayout layout) =>
+        ControlClient.TryAskAsync(layout.SupervisorSocket, "status", CliJsonContext.Default.SupervisorStatus, TimeSpan.FromSeconds(5)).GetAwaiter().GetResult()
         ?? throw new CommandFailedException($"no cube is running (nothing answers in {layout.Directory}); start one with 'camcube cube up', or give --state-dir.");
+
+    /// <summary>`cube status --json`: an array of every node's status, or of <c>{"self","running":false}</c> for one that does not answer.</summary>
+    internal static string StatusJson(IEnumerable<(Coordinate Self, int? Pid, NodeStatus? Status)> statuses)
+    {
+        var buffer = new System.Buffers.ArrayBufferWriter<byte>();
+        using (var writer = new Utf8JsonWriter(buffer))
+        {
+            writer.WriteStartArray();
+            foreach (var (self, _, status) in statuses)
+            {
+                if (status is null)
+                {
+                    JsonSerializer.Serialize(writer, new NodeDown(ControlCommandsFormat(self), Running: false), CliJsonContext.Default.NodeDown);
+                }
+                else
+                {
+                    JsonSerializer.Serialize(writer, status, ControlJsonContext.Default.NodeStatus);
+                }
+            }
+
+            writer.WriteEndArray();
+        }
+
+        return Encoding.UTF8.GetString(buffer.WrittenSpan);
+    }
+
+    private static string ControlCommandsFormat(Coordinate c) => string.Create(CultureInfo.InvariantCulture, $"{c.X},{c.Y},{c.Z}");
 }

@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using CamCube.Hosting.Control;
 using Microsoft.Extensions.Logging;
 
 namespace CamCube.Cli.Cube;
@@ -10,9 +11,14 @@ internal static partial class CubeCommand
         usage: camcube cube <up|status|kill|start|down> [options]
 
           cube up [--shape 3x3x3] [--base-port 17000] [--memcached-port 11211 | --no-memcached]
-                  [--in-process] [--detach] [--heartbeat-ms 100] [--timeout-ms 350]
+                  [--in-process] [--detach] [--heartbeat-ms 100] [--timeout-ms 350] [--node PROGRAM]
                         start one node per server on loopback (child processes, or threads with --in-process),
-                        show their state live, and stop them all on Ctrl-C; --detach leaves the cube running
+                        show their state live, and stop them all on Ctrl-C; --detach leaves the cube running;
+                        --node runs your node program (a .dll run with dotnet, or an executable built on
+                        CamCube.Hosting) instead of the built-in node, passing it --CamCube:Shape=...,
+                        --CamCube:Coordinate=..., ports, key file, control socket and timing as settings
+          cube health x,y,z      ask a node's health checks (links up, servers reachable, loop responsive): exit 0
+                                 when healthy or degraded, 1 when unhealthy or silent
           cube status [--json]   each node's links, reachable servers and traffic; 'dropped' counts frames the runtime
                                  dropped, 'rejected' datagrams the transport refused (bad tag, replay, unknown sender, malformed)
           cube kill x,y,z        kill a node's process (a crash), for failure drills
@@ -43,6 +49,7 @@ internal static partial class CubeCommand
             "kill" => Tell(rest, console, "kill"),
             "start" => Tell(rest, console, "start"),
             "down" => Down(rest, console),
+            "health" => Health(rest, console),
             "faults" => Faults(rest, console),
             "cut" => Cut(rest, console, "cut"),
             "restore" => Cut(rest, console, "restore"),
@@ -54,7 +61,7 @@ internal static partial class CubeCommand
     /// <exception cref="UsageException">An argument is unknown, repeated, malformed or out of range.</exception>
     internal static (CubeOptions Options, ArgumentReader Reader) ReadUp(IReadOnlyList<string> args)
     {
-        var reader = new ArgumentReader("cube up", args, ["--shape", "--base-port", "--memcached-port", "--heartbeat-ms", "--timeout-ms", "--state-dir", "--instance"], ["--in-process", "--detach", "--no-memcached", "--supervise"]);
+        var reader = new ArgumentReader("cube up", args, ["--shape", "--base-port", "--memcached-port", "--heartbeat-ms", "--timeout-ms", "--state-dir", "--instance", "--node"], ["--in-process", "--detach", "--no-memcached", "--supervise"]);
         if (reader.Positional.Count > 0)
         {
             throw new UsageException($"cube up: unexpected argument '{reader.Positional[0]}'.");
@@ -67,16 +74,32 @@ internal static partial class CubeCommand
         }
 
         var heartbeat = reader.Int("--heartbeat-ms", 100, 1, 60_000);
+        var program = reader.Single("--node") is { } node ? NodeProgram(node) : null;
+        if (program is not null && reader.Flag("--in-process"))
+        {
+            throw new UsageException("cube up: --node runs a node program as processes; --in-process runs the built-in node only.");
+        }
+
         var options = new CubeOptions
         {
+            NodeProgram = program,
             Shape = shape,
-            BasePort = reader.Int("--base-port", Nodes.NodeSettings.DefaultBasePort, 1, 65_535 - (int)shape.ServerCount),
-            MemcachedBasePort = reader.Flag("--no-memcached") ? null : reader.Int("--memcached-port", 11_211, 1, 65_535 - (int)shape.ServerCount),
+            BasePort = reader.Int("--base-port", Hosting.CamCubeNodeOptions.DefaultBasePort, 1, 65_535 - (int)shape.ServerCount),
+            MemcachedBasePort = reader.Flag("--no-memcached") || program is not null ? null : reader.Int("--memcached-port", 11_211, 1, 65_535 - (int)shape.ServerCount),
             InProcess = reader.Flag("--in-process"),
             HeartbeatMilliseconds = heartbeat,
             TimeoutMilliseconds = reader.Int("--timeout-ms", heartbeat * 7 / 2, heartbeat + 1, 600_000),
         };
         return (options, reader);
+    }
+
+    /// <summary>The full path of a node program, checked to exist.</summary>
+    private static string NodeProgram(string path)
+    {
+        var full = Path.GetFullPath(path);
+        return File.Exists(full)
+            ? full
+            : throw new UsageException($"--node: '{path}' does not exist; give a node program built on CamCube.Hosting (its .dll, or an executable).");
     }
 
     private static int Up(string[] args, CliConsole console)
@@ -158,12 +181,9 @@ internal static partial class CubeCommand
     private static int Detach(string[] args, CubeLayout layout, CliConsole console)
     {
         // Refuse before writing anything: a running cube keeps its key and its log.
-        if (ControlClient.TryAskAsync(layout.SupervisorSocket, "status", TimeSpan.FromSeconds(2)).GetAwaiter().GetResult() is { } running)
+        if (ControlClient.TryAskAsync(layout.SupervisorSocket, "status", CliJsonContext.Default.SupervisorStatus, TimeSpan.FromSeconds(2)).GetAwaiter().GetResult() is { } running)
         {
-            using (running)
-            {
-                throw new CommandFailedException($"a cube is already running (supervisor pid {running.RootElement.GetProperty("supervisorPid").GetInt32()}, state in {layout.Directory}); stop it with 'camcube cube down' first.");
-            }
+            throw new CommandFailedException($"a cube is already running (supervisor pid {running.SupervisorPid}, state in {layout.Directory}); stop it with 'camcube cube down' first.");
         }
 
         using (var probe = StateLock.TryTake(layout))
@@ -198,10 +218,10 @@ internal static partial class CubeCommand
         var deadline = TimeProvider.System.GetTimestamp() + (120 * TimeProvider.System.TimestampFrequency);
         while (TimeProvider.System.GetTimestamp() < deadline)
         {
-            using var status = ControlClient.TryAskAsync(layout.SupervisorSocket, "status", TimeSpan.FromSeconds(1)).GetAwaiter().GetResult();
-            if (status is not null && status.RootElement.TryGetProperty("instance", out var id) && id.GetString() == instance)
+            var status = ControlClient.TryAskAsync(layout.SupervisorSocket, "status", CliJsonContext.Default.SupervisorStatus, TimeSpan.FromSeconds(1)).GetAwaiter().GetResult();
+            if (status is not null && status.Instance == instance)
             {
-                console.Out.WriteLine($"The cube is up in the background (supervisor pid {status.RootElement.GetProperty("supervisorPid").GetInt32()}); 'camcube cube down' stops it. Log: {layout.SupervisorLog}");
+                console.Out.WriteLine($"The cube is up in the background (supervisor pid {status.SupervisorPid}); 'camcube cube down' stops it. Log: {layout.SupervisorLog}");
                 return CliApp.ExitOk;
             }
 

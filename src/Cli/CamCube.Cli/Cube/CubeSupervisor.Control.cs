@@ -1,5 +1,4 @@
-using System.Text.Json;
-using CamCube.Cli.Nodes;
+using CamCube.Hosting.Control;
 using Microsoft.Extensions.Logging;
 
 namespace CamCube.Cli.Cube;
@@ -13,7 +12,7 @@ internal sealed partial class CubeSupervisor
         switch (words)
         {
             case ["status"]:
-                return (Json(WriteState), false);
+                return (ControlJson.Write(State(), CliJsonContext.Default.SupervisorStatus), false);
             case ["kill", var target]:
                 {
                     var node = Find(target);
@@ -29,7 +28,7 @@ internal sealed partial class CubeSupervisor
 
                     await node.KillAsync().ConfigureAwait(false);
                     _logger.LogWarning("Killed node {Self}", node.Self);
-                    return (Json(w => w.WriteString("killed", Format(node.Self))), false);
+                    return (ControlJson.Write(new NodeChange { Killed = Format(node.Self) }, CliJsonContext.Default.NodeChange), false);
                 }
 
             case ["start", var target]:
@@ -57,53 +56,29 @@ internal sealed partial class CubeSupervisor
                     }
 
                     _logger.LogInformation("Started node {Self}", node.Self);
-                    return (Json(w => w.WriteString("started", Format(node.Self))), false);
+                    return (ControlJson.Write(new NodeChange { Started = Format(node.Self) }, CliJsonContext.Default.NodeChange), false);
                 }
 
             case ["down"]:
                 _downRequested.TrySetResult();
-                return (Json(w => w.WriteBoolean("ok", true)), false);
+                return (ControlJson.Write(new Acknowledgement { Ok = true }, ControlJsonContext.Default.Acknowledgement), false);
             default:
                 return (Error("commands: status, kill <x,y,z>, start <x,y,z>, down"), false);
         }
     }
 
-    private void WriteState(Utf8JsonWriter w)
+    private SupervisorStatus State() => new()
     {
-        w.WriteString("shape", Options.Shape.ToString());
-        w.WriteNumber("basePort", Options.BasePort);
-        if (Options.MemcachedBasePort is { } memcached)
-        {
-            w.WriteNumber("memcachedBasePort", memcached);
-        }
+        Shape = Options.Shape.ToString(),
+        BasePort = Options.BasePort,
+        MemcachedBasePort = Options.MemcachedBasePort,
+        InProcess = Options.InProcess,
+        NodeProgram = Options.NodeProgram,
+        SupervisorPid = Environment.ProcessId,
+        Instance = Options.Instance,
+        StateDirectory = _layout.Directory,
+        Nodes = _nodes.Select(n => new SupervisedNode(Format(n.Self), n.IsRunning, n.ProcessId, _layout.NodeSocket(n.Self))).ToArray(),
+    };
 
-        w.WriteBoolean("inProcess", Options.InProcess);
-        w.WriteNumber("supervisorPid", Environment.ProcessId);
-        if (Options.Instance is not null)
-        {
-            w.WriteString("instance", Options.Instance);
-        }
-
-        w.WriteString("stateDirectory", _layout.Directory);
-        w.WriteStartArray("nodes");
-        foreach (var node in _nodes)
-        {
-            w.WriteStartObject();
-            w.WriteString("coord", Format(node.Self));
-            w.WriteBoolean("running", node.IsRunning);
-            if (node.ProcessId is { } pid)
-            {
-                w.WriteNumber("pid", pid);
-            }
-
-            w.WriteString("controlSocket", _layout.NodeSocket(node.Self));
-            w.WriteEndObject();
-        }
-
-        w.WriteEndArray();
-    }
-
-    private static string Error(string message) => ControlResponses.Error(message);
-
-    private static string Json(Action<Utf8JsonWriter> write) => ControlResponses.Json(write);
+    private static string Error(string message) => ControlJson.Error(message);
 }

@@ -1,6 +1,5 @@
 using System.Globalization;
-using System.Text.Json;
-using CamCube.Cli.Nodes;
+using CamCube.Hosting.Control;
 using CamCube.Transport.Udp;
 using Microsoft.Extensions.Logging;
 
@@ -48,22 +47,18 @@ internal sealed partial class CubeSupervisor : IAsyncDisposable
     /// <exception cref="CommandFailedException">Something answers; the message names it.</exception>
     public async Task CheckNothingRunsAsync()
     {
-        if (await ControlClient.TryAskAsync(_layout.SupervisorSocket, "status", TimeSpan.FromSeconds(2)).ConfigureAwait(false) is { } running)
+        if (await ControlClient.TryAskAsync(_layout.SupervisorSocket, "status", CliJsonContext.Default.SupervisorStatus, TimeSpan.FromSeconds(2)).ConfigureAwait(false) is { } running)
         {
-            using (running)
-            {
-                var pid = running.RootElement.TryGetProperty("supervisorPid", out var p) ? p.GetInt32().ToString(CultureInfo.InvariantCulture) : "?";
-                throw new CommandFailedException($"a cube is already running (supervisor pid {pid}, state in {_layout.Directory}); stop it with 'camcube cube down' first.");
-            }
+            throw new CommandFailedException($"a cube is already running (supervisor pid {running.SupervisorPid}, state in {_layout.Directory}); stop it with 'camcube cube down' first.");
         }
 
         var strays = new List<string>();
         foreach (var node in _nodes)
         {
-            using var status = await ControlClient.TryAskAsync(_layout.NodeSocket(node.Self), "status", TimeSpan.FromSeconds(1)).ConfigureAwait(false);
+            var status = await ControlClient.TryAskAsync(_layout.NodeSocket(node.Self), "status", ControlJsonContext.Default.NodeStatus, TimeSpan.FromSeconds(1)).ConfigureAwait(false);
             if (status is not null)
             {
-                strays.Add(status.RootElement.TryGetProperty("pid", out var pid) ? $"{Format(node.Self)} (pid {pid.GetInt32()})" : Format(node.Self));
+                strays.Add(string.Create(CultureInfo.InvariantCulture, $"{Format(node.Self)} (pid {status.Pid})"));
             }
         }
 
@@ -110,10 +105,10 @@ internal sealed partial class CubeSupervisor : IAsyncDisposable
     }
 
     /// <summary>Gets every node's status from its control socket (null for a node that does not answer).</summary>
-    public async Task<(Coordinate Self, int? Pid, JsonDocument? Status)[]> GetStatusesAsync()
+    public async Task<(Coordinate Self, int? Pid, NodeStatus? Status)[]> GetStatusesAsync()
     {
         var statuses = await Task.WhenAll(_nodes.Select(async n =>
-            (n.Self, n.ProcessId, n.IsRunning ? await ControlClient.TryAskAsync(_layout.NodeSocket(n.Self), "status", TimeSpan.FromSeconds(2)).ConfigureAwait(false) : null))).ConfigureAwait(false);
+            (n.Self, n.ProcessId, n.IsRunning ? await ControlClient.TryAskAsync(_layout.NodeSocket(n.Self), "status", ControlJsonContext.Default.NodeStatus, TimeSpan.FromSeconds(2)).ConfigureAwait(false) : null))).ConfigureAwait(false);
         return statuses;
     }
 
@@ -155,8 +150,8 @@ internal sealed partial class CubeSupervisor : IAsyncDisposable
                     throw new InvalidOperationException($"node {node.Self} exited while starting: {NodeLogReason(_layout.NodeLog(node.Self))}");
                 }
 
-                using var status = await ControlClient.TryAskAsync(_layout.NodeSocket(node.Self), "status", TimeSpan.FromSeconds(1)).ConfigureAwait(false);
-                if (status is not null && status.RootElement.TryGetProperty("pid", out var pid) && pid.GetInt32() == node.ControlProcessId)
+                var status = await ControlClient.TryAskAsync(_layout.NodeSocket(node.Self), "status", ControlJsonContext.Default.NodeStatus, TimeSpan.FromSeconds(1)).ConfigureAwait(false);
+                if (status is not null && status.Pid == node.ControlProcessId)
                 {
                     pending.Remove(node);
                 }
@@ -174,7 +169,7 @@ internal sealed partial class CubeSupervisor : IAsyncDisposable
         }
     }
 
-    /// <summary>Why a node did not start, from its log: its one 'camcube node:' (or usage error) line, else its last line.</summary>
+    /// <summary>Why a node did not start, from its log: its one 'camcube node:' (or usage error) line, else its last line (a node program's one-line error).</summary>
     internal static string NodeLogReason(string path)
     {
         if (!File.Exists(path))

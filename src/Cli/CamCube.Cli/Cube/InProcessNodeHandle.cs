@@ -1,5 +1,5 @@
 using System.Globalization;
-using CamCube.Cli.Nodes;
+using CamCube.Hosting;
 using Microsoft.Extensions.Logging;
 
 namespace CamCube.Cli.Cube;
@@ -19,20 +19,11 @@ internal sealed class InProcessNodeHandle(Coordinate self, CubeLayout layout, Cu
 
     public async Task StartAsync(CancellationToken cancellationToken)
     {
-        var settings = new NodeSettings
-        {
-            Shape = options.Shape,
-            Self = Self,
-            Addressing = Transport.Udp.UdpPeerAddressing.FromBasePort(options.BasePort),
-            KeyFile = layout.KeyFile,
-            ControlSocket = layout.NodeSocket(Self),
-            HeartbeatInterval = TimeSpan.FromMilliseconds(options.HeartbeatMilliseconds),
-            HeartbeatTimeout = TimeSpan.FromMilliseconds(options.TimeoutMilliseconds),
-            MemcachedEndPoint = options.MemcachedBasePort is { } port
-                ? new System.Net.IPEndPoint(System.Net.IPAddress.Loopback, port + (int)options.Shape.IndexOf(Self))
-                : null,
-        };
-        _node = await CamCubeNode.StartAsync(settings, loggerFactory, cancellationToken).ConfigureAwait(false);
+        _node = await CamCubeNode.StartAsync(
+            NodeLaunch.Options(Self, layout, options),
+            Nodes.ReferenceServices.CreateParts(NodeLaunch.Memcached(Self, options)),
+            loggerFactory,
+            cancellationToken).ConfigureAwait(false);
         _node.StopRequested += () => _ = StopAsync(TimeSpan.FromSeconds(5));
     }
 

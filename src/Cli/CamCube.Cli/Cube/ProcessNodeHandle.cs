@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using System.Globalization;
+using CamCube.Hosting.Control;
 
 namespace CamCube.Cli.Cube;
 
@@ -18,32 +18,19 @@ internal sealed class ProcessNodeHandle(Coordinate self, CubeLayout layout, Cube
 
     public Task StartAsync(CancellationToken cancellationToken)
     {
-        var start = SelfInvocation.CreateStartInfo();
-        var args = start.ArgumentList;
-        args.Add("node");
-        args.Add("--shape");
-        args.Add(options.Shape.ToString());
-        args.Add("--coord");
-        args.Add(string.Create(CultureInfo.InvariantCulture, $"{Self.X},{Self.Y},{Self.Z}"));
-        args.Add("--base-port");
-        args.Add(options.BasePort.ToString(CultureInfo.InvariantCulture));
-        args.Add("--key-file");
-        args.Add(layout.KeyFile);
-        args.Add("--control-socket");
-        args.Add(layout.NodeSocket(Self));
-        args.Add("--heartbeat-ms");
-        args.Add(options.HeartbeatMilliseconds.ToString(CultureInfo.InvariantCulture));
-        args.Add("--timeout-ms");
-        args.Add(options.TimeoutMilliseconds.ToString(CultureInfo.InvariantCulture));
-        if (options.MemcachedBasePort is { } memcached)
+        var start = options.NodeProgram is { } program ? ProgramStartInfo(program) : SelfInvocation.CreateStartInfo();
+        if (options.NodeProgram is null)
         {
-            args.Add("--memcached-port");
-            args.Add((memcached + options.Shape.IndexOf(Self)).ToString(CultureInfo.InvariantCulture));
+            start.ArgumentList.Add("node");
         }
 
-        // The node stops when its standard input closes: this process holds the pipe's other end,
-        // so the node ends with its supervisor however the supervisor ends (kill -9 included).
-        args.Add("--exit-with-stdin");
+        // The node stops when its standard input closes (ExitWithStdin): this process holds the pipe's
+        // other end, so the node ends with its supervisor however the supervisor ends (kill -9 included).
+        foreach (var arg in NodeLaunch.Arguments(Self, layout, options))
+        {
+            start.ArgumentList.Add(arg);
+        }
+
         start.RedirectStandardOutput = true;
         start.RedirectStandardError = true;
         start.RedirectStandardInput = true;
@@ -75,7 +62,7 @@ internal sealed class ProcessNodeHandle(Coordinate self, CubeLayout layout, Cube
             return;
         }
 
-        await ControlClient.TryAskAsync(layout.NodeSocket(Self), "stop", TimeSpan.FromSeconds(2)).ConfigureAwait(false);
+        await ControlClient.TryAskAsync(layout.NodeSocket(Self), "stop", ControlJsonContext.Default.Acknowledgement, TimeSpan.FromSeconds(2)).ConfigureAwait(false);
         using var wait = new CancellationTokenSource(grace);
         try
         {
@@ -85,6 +72,21 @@ internal sealed class ProcessNodeHandle(Coordinate self, CubeLayout layout, Cube
         {
             await KillAsync().ConfigureAwait(false);
         }
+    }
+
+    /// <summary>A node program: a .dll runs with the dotnet that runs this process (or the one on the path), anything else as an executable.</summary>
+    private static ProcessStartInfo ProgramStartInfo(string program)
+    {
+        if (!program.EndsWith(".dll", StringComparison.OrdinalIgnoreCase))
+        {
+            return new ProcessStartInfo(program) { UseShellExecute = false };
+        }
+
+        var self = Environment.ProcessPath;
+        var dotnet = self is not null && string.Equals(Path.GetFileNameWithoutExtension(self), "dotnet", StringComparison.OrdinalIgnoreCase) ? self : "dotnet";
+        var start = new ProcessStartInfo(dotnet) { UseShellExecute = false };
+        start.ArgumentList.Add(program);
+        return start;
     }
 
     private static void Write(StreamWriter log, string? line)

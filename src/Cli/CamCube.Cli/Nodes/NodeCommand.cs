@@ -1,3 +1,4 @@
+using CamCube.Hosting;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -5,7 +6,7 @@ using Microsoft.Extensions.Logging;
 
 namespace CamCube.Cli.Nodes;
 
-/// <summary>`camcube node`: one CamCube server in this process, over UDP, under the generic host.</summary>
+/// <summary>`camcube node`: one CamCube server in this process, over UDP, a host built with CamCube.Hosting that runs the reference services.</summary>
 internal static class NodeCommand
 {
     public const string Usage = """
@@ -18,7 +19,7 @@ internal static class NodeCommand
           --peers            instead of --base-port: a host-name pattern, e.g. 'cc-{x}-{y}-{z}:7000'
           --key-file         the cluster key (32 raw bytes or 64 hex digits); otherwise CAMCUBE_CLUSTER_KEY
           --insecure         run without a key (loopback addresses only)
-          --control-socket   a Unix socket for status, ping and stop (camcube cube commands use it)
+          --control-socket   a Unix socket for status, ping, faults, health and stop (camcube cube commands use it)
           --memcached-port   serve the memcached protocol on this port (with --memcached-host, default 127.0.0.1)
           --heartbeat-ms     heartbeat interval (default 100); --timeout-ms link timeout (default 3.5 x interval)
           --rate-limit-mbps  limit every link to this many megabits per second (default: none)
@@ -33,92 +34,71 @@ internal static class NodeCommand
           --exit-with-stdin  stop when standard input closes (how `camcube cube up` ties its nodes to itself)
           --log-level        Trace, Debug, Information (default), Warning, Error
 
-        Every option can also come from the environment (CAMCUBE_SHAPE, CAMCUBE_COORD, ...) or appsettings.json.
+        Each option is a setting of the configuration section CamCube (Memcached for the front-end,
+        Logging for log levels), which also comes from appsettings.json, the environment
+        (CAMCUBE__SHAPE, CAMCUBE__COORDINATE, ..., or the older CAMCUBE_SHAPE, CAMCUBE_COORD, ...) and
+        arguments such as --CamCube:HeartbeatInterval=00:00:00.200 or --Logging:LogLevel:CamCube.Control=Debug.
+        A node program built on CamCube.Hosting reads the same CamCube settings.
         """;
 
     public static int Run(IReadOnlyList<string> args, CliConsole console)
     {
-        var reader = new ArgumentReader("node", args, NodeSettingsReader.ValueOptions, NodeSettingsReader.FlagOptions);
+        var (legacy, settings) = NodeArguments.Split(args);
+        var reader = new ArgumentReader("node", legacy, NodeArguments.ValueOptions, NodeArguments.FlagOptions);
         if (reader.Positional.Count > 0)
         {
             throw new UsageException($"node: unexpected argument '{reader.Positional[0]}'.");
         }
 
-        var configuration = BuildConfiguration(reader);
-        var settings = NodeSettingsReader.Read(configuration);
+        var configuration = BuildConfiguration(reader, settings);
         var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true, Configuration = new ConfigurationManager() });
         builder.Configuration.AddConfiguration(configuration);
+        builder.Logging.AddConfiguration(configuration.GetSection("Logging"));
         builder.Logging.AddSimpleConsole(o =>
         {
             o.SingleLine = true;
             o.TimestampFormat = "HH:mm:ss.fff ";
         });
-        builder.Logging.SetMinimumLevel(ParseLevel(configuration["log-level"]));
 
-        // The host logs a failed start with its whole stack trace; the one line below says it instead.
+        // The host logs a failed start with its whole stack trace; the one line of RunCamCubeNodeAsync says it instead.
         builder.Logging.AddFilter("Microsoft.Extensions.Hosting", LogLevel.None);
-        builder.Services.AddSingleton(settings);
-        builder.Services.AddHostedService<NodeHostedService>();
+        builder.Services.AddCamCubeNode(node => node.AddReferenceServices().UseUdpTransport());
         builder.Services.Configure<HostOptions>(o => o.ShutdownTimeout = TimeSpan.FromSeconds(5));
-        try
-        {
-            using var host = builder.Build();
-            host.Run();
-            return CliApp.ExitOk;
-        }
-        catch (Exception ex) when (ex is InvalidOperationException or IOException or UnauthorizedAccessException or System.Net.Sockets.SocketException or FormatException or InvalidDataException or ArgumentException)
-        {
-            console.Error.WriteLine($"camcube node: {CliApp.FirstLine(ex.Message)}");
-            return CliApp.ExitFailure;
-        }
+        using var host = builder.Build();
+        return host.RunCamCubeNodeAsync(name: "camcube node", error: console.Error).GetAwaiter().GetResult();
     }
 
-    private static IConfiguration BuildConfiguration(ArgumentReader reader)
+    /// <summary>
+    /// The node's configuration, later sources winning: appsettings.json, CAMCUBE__* environment
+    /// variables, the older CAMCUBE_* ones, then the command line (its options, then its settings).
+    /// </summary>
+    private static IConfiguration BuildConfiguration(ArgumentReader reader, IReadOnlyList<string> settings)
     {
-        var fromArgs = ArgumentValues(reader);
-        var environment = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
-        foreach (var option in NodeSettingsReader.ValueOptions.Concat(NodeSettingsReader.FlagOptions))
+        var legacyEnvironment = new List<string>();
+        foreach (var option in NodeArguments.ValueOptions.Concat(NodeArguments.FlagOptions))
         {
             var name = "CAMCUBE_" + option[2..].ToUpperInvariant().Replace('-', '_');
             if (Environment.GetEnvironmentVariable(name) is { } value)
             {
-                environment[option[2..]] = value;
+                legacyEnvironment.Add(option);
+                if (NodeArguments.ValueOptions.Contains(option))
+                {
+                    legacyEnvironment.Add(value);
+                }
+                else if (!string.Equals(value, "true", StringComparison.OrdinalIgnoreCase))
+                {
+                    legacyEnvironment.RemoveAt(legacyEnvironment.Count - 1);
+                }
             }
         }
 
+        var fromEnvironment = NodeArguments.Settings(new ArgumentReader("node", legacyEnvironment, NodeArguments.ValueOptions, NodeArguments.FlagOptions));
         return new ConfigurationBuilder()
             .AddJsonFile(Path.Combine(Directory.GetCurrentDirectory(), "appsettings.json"), optional: true)
-            .AddInMemoryCollection(environment)
-            .AddInMemoryCollection(fromArgs)
+            .AddEnvironmentVariables(source => source.Prefix = null)
+            .AddInMemoryCollection(fromEnvironment)
+            .AddInMemoryCollection(NodeArguments.Settings(reader))
+            .AddCommandLine(settings.ToArray())
             .Build();
     }
-
-    /// <summary>The configuration values the command line gives: each option's value under its name without dashes, "true" for each flag.</summary>
-    /// <exception cref="UsageException">An option was given more than once.</exception>
-    internal static Dictionary<string, string?> ArgumentValues(ArgumentReader reader)
-    {
-        var fromArgs = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
-        foreach (var option in NodeSettingsReader.ValueOptions)
-        {
-            if (reader.Single(option) is { } value)
-            {
-                fromArgs[option[2..]] = value;
-            }
-        }
-
-        foreach (var flag in NodeSettingsReader.FlagOptions)
-        {
-            if (reader.Flag(flag))
-            {
-                fromArgs[flag[2..]] = "true";
-            }
-        }
-
-        return fromArgs;
-    }
-
-    private static LogLevel ParseLevel(string? text) =>
-        text is null ? LogLevel.Information
-        : Enum.TryParse<LogLevel>(text, ignoreCase: true, out var level) ? level
-        : throw new UsageException($"--log-level: '{text}' is not one of Trace, Debug, Information, Warning, Error, Critical, None.");
 }

@@ -1,6 +1,6 @@
 using System.Globalization;
+using CamCube.Experiments;
 using CamCube.Services.Cache;
-using CamCube.Transport.Simulation.Experiments;
 
 namespace CamCube.Cli.Simulation;
 

@@ -105,6 +105,18 @@ public interface INodeContext
     IExtendedRouter CreateExtendedRouter(IRoutingProtocol protocol, RoutingQueueOptions defaultQueue);
 
     /// <summary>
+    /// Creates a watch of key coordinates this service holds: after each change of the reachability
+    /// view the service hears which of them have another root or replica set of
+    /// <paramref name="replicaCount"/> servers (<see cref="IOwnershipObserver.OnOwnershipChanged"/>),
+    /// without rescanning its keys. A service may have several watches (for several r).
+    /// </summary>
+    /// <param name="replicaCount">r: how many servers of each walk to watch, 1 (the root) or more.</param>
+    /// <returns>The watch, empty; add key coordinates to it.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="replicaCount"/> is below 1 or above the number of servers.</exception>
+    /// <exception cref="InvalidOperationException">The service does not implement <see cref="IOwnershipObserver"/>, so it could not hear of changes.</exception>
+    IKeyWatch CreateKeyWatch(int replicaCount);
+
+    /// <summary>
     /// Creates a timer whose <paramref name="callback"/> runs on the node's event loop, first after
     /// <paramref name="dueTime"/> and then every <paramref name="period"/> (<see cref="Timeout.InfiniteTimeSpan"/>
     /// for once). It stops when disposed or when the node stops.

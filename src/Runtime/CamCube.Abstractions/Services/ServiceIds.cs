@@ -12,6 +12,9 @@ public static class ServiceIds
     /// <summary>Link-state routing: flooded link-state updates.</summary>
     public const ushort LinkState = 0xFF02;
 
+    /// <summary>Drop notices: routed to a dropped packet's source, for a service that implements <see cref="IDropObserver"/>.</summary>
+    public const ushort DropNotice = 0xFF03;
+
     /// <summary>
     /// Checks the services one node will run before any is registered: every id is from 1 to
     /// 0x<c>FEFF</c> and no two services share one. A host calls this when it is built, so a clash

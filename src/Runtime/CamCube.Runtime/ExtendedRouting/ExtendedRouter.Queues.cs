@@ -66,7 +66,7 @@ internal sealed partial class ExtendedRouter
         if (packet.HopLimit == 0)
         {
             ReleaseSet(set);
-            _node.DropWithLog(packet, DropReason.HopLimitExceeded, $"packet of {_slot.Service.Name} from {packet.Source} after {packet.HopCount} hops");
+            _node.DropRouted(_slot, packet, DropReason.HopLimitExceeded, $"packet of {_slot.Service.Name} from {packet.Source} after {packet.HopCount} hops");
             return RouteStatus.DroppedInvalid;
         }
 
@@ -99,7 +99,7 @@ internal sealed partial class ExtendedRouter
     {
         if (links == 0)
         {
-            _node.DropQuietly(packet, DropReason.NoRoute);
+            _node.DropRouted(_slot, packet, DropReason.NoRoute);
             return RouteStatus.DroppedUnreachable;
         }
 
@@ -153,7 +153,7 @@ internal sealed partial class ExtendedRouter
     {
         if (packet.HopLimit == 0)
         {
-            _node.DropWithLog(packet, DropReason.HopLimitExceeded, $"{_slot.Service.Name}'s F kept returning coordinates of this server");
+            _node.DropRouted(_slot, packet, DropReason.HopLimitExceeded, $"{_slot.Service.Name}'s F kept returning coordinates of this server");
             return RouteStatus.DroppedInvalid;
         }
 
@@ -240,7 +240,7 @@ internal sealed partial class ExtendedRouter
                 (now ??= _node.TimeProvider.GetTimestamp()) - packet.QueuedTimestamp > queue.QueueTimeMaxTicks)
             {
                 ReleaseSet(set);
-                _node.DropQuietly(packet, DropReason.Expired);
+                _node.DropRouted(_slot, packet, DropReason.Expired);
                 continue;
             }
 

@@ -1,0 +1,51 @@
+using System.Globalization;
+using System.Net;
+using CamCube.Hosting;
+
+namespace CamCube.Cli.Cube;
+
+/// <summary>
+/// What the supervisor tells each node of its cube, the same for an in-process node, a
+/// `camcube node` process and a user's node program: the node's options, and as a process, the
+/// same options as settings on its command line (<c>--CamCube:Shape=3x3x3</c>, ...).
+/// </summary>
+internal static class NodeLaunch
+{
+    /// <summary>The options of the node at <paramref name="self"/>.</summary>
+    public static CamCubeNodeOptions Options(Coordinate self, CubeLayout layout, CubeOptions cube) => new()
+    {
+        Shape = cube.Shape.ToString(),
+        Coordinate = Format(self),
+        BasePort = cube.BasePort,
+        KeyFile = layout.KeyFile,
+        ControlSocket = layout.NodeSocket(self),
+        HeartbeatInterval = TimeSpan.FromMilliseconds(cube.HeartbeatMilliseconds),
+        HeartbeatTimeout = TimeSpan.FromMilliseconds(cube.TimeoutMilliseconds),
+    };
+
+    /// <summary>The memcached front-end of the node at <paramref name="self"/>, or null when the cube runs none.</summary>
+    public static IPEndPoint? Memcached(Coordinate self, CubeOptions cube) =>
+        cube.MemcachedBasePort is { } port ? new IPEndPoint(IPAddress.Loopback, port + (int)cube.Shape.IndexOf(self)) : null;
+
+    /// <summary>The settings of a node process; it also stops when its standard input (the supervisor's pipe) closes.</summary>
+    public static IEnumerable<string> Arguments(Coordinate self, CubeLayout layout, CubeOptions cube)
+    {
+        var options = Options(self, layout, cube);
+        yield return Setting(nameof(options.Shape), options.Shape!);
+        yield return Setting(nameof(options.Coordinate), options.Coordinate!);
+        yield return Setting(nameof(options.BasePort), options.BasePort!.Value.ToString(CultureInfo.InvariantCulture));
+        yield return Setting(nameof(options.KeyFile), options.KeyFile!);
+        yield return Setting(nameof(options.ControlSocket), options.ControlSocket!);
+        yield return Setting(nameof(options.HeartbeatInterval), options.HeartbeatInterval.ToString("c", CultureInfo.InvariantCulture));
+        yield return Setting(nameof(options.HeartbeatTimeout), options.HeartbeatTimeout!.Value.ToString("c", CultureInfo.InvariantCulture));
+        yield return Setting(nameof(options.ExitWithStdin), "true");
+        if (Memcached(self, cube) is { } memcached)
+        {
+            yield return string.Create(CultureInfo.InvariantCulture, $"--{Nodes.ReferenceServices.MemcachedSection}:Port={memcached.Port}");
+        }
+    }
+
+    private static string Setting(string name, string value) => $"--{CamCubeNodeOptions.SectionName}:{name}={value}";
+
+    private static string Format(Coordinate c) => string.Create(CultureInfo.InvariantCulture, $"{c.X},{c.Y},{c.Z}");
+}
