@@ -79,6 +79,43 @@ public sealed class RuntimeApiOnBothTransportsTests
         Assert.True(cube.RunUntil(() => probe.Context.HasLinkRoom(LinkDirection.PlusX), TimeSpan.FromSeconds(1)));
     }
 
+    [Theory]
+    [MemberData(nameof(Transports))]
+    public void PacketRoutedFromAKeyCoordinateIsEvaluatedFirstAtItsRootOnEitherTransport(TestTransport transport)
+    {
+        var cube = TestCube.Start(transport, s_shape, n => n.Register(new RoutedProbeService()));
+        var from = new KeyCoordinate(1, 1, 0, 5);
+        var target = new KeyCoordinate(2, 2, 2, 7);
+        var arrived = cube[target.Home].GetService<RoutedProbeService>()!;
+
+        cube[s_asker].GetService<RoutedProbeService>()!.SendFrom(from, target);
+
+        Assert.True(cube.RunUntil(() => arrived.Arrivals == 1, TimeSpan.FromSeconds(1)));
+        var evaluator = cube[from.Home].GetService<RoutedProbeService>()!;
+        Assert.Equal([(from.Home, from)], evaluator.Evaluations);
+    }
+
+    [Theory]
+    [MemberData(nameof(Transports))]
+    public void RemovedQueueDropsWhatWaitsInItOnEitherTransport(TestTransport transport)
+    {
+        var cube = TestCube.Start(transport, s_shape, n => n.Register(new RoutedProbeService()));
+        var node = cube[s_asker];
+        var probe = node.GetService<RoutedProbeService>()!;
+        probe.PublicRouter.AddQueue(1, new RoutingQueueOptions(TimeSpan.FromMinutes(1)));
+        for (var i = 0; i < 50; i++)
+        {
+            probe.SendFrom(KeyCoordinate.At(s_asker, 1), new KeyCoordinate(1, 0, 0, 3), queue: 1);
+        }
+
+        var waiting = probe.PublicRouter.QueuedCount;
+        var shutdownBefore = node.Counters.Dropped(DropReason.Shutdown);
+
+        Assert.True(probe.PublicRouter.RemoveQueue(1));
+        Assert.True(waiting > 0);
+        Assert.Equal((0, shutdownBefore + waiting), (probe.PublicRouter.QueuedCount, node.Counters.Dropped(DropReason.Shutdown)));
+    }
+
     private static async Task<T> RunToCompletion<T>(ITestCube cube, Task<T> task)
     {
         Assert.True(cube.RunUntil(() => task.IsCompleted, TimeSpan.FromSeconds(1)));

@@ -98,6 +98,45 @@ internal sealed partial class ExtendedRouter : IExtendedRouter
         return Evaluate(packet, current);
     }
 
+    public RouteStatus Route(Packet packet, KeyCoordinate from)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        if (!_node.IsRunning || !_slot.Registered)
+        {
+            _node.DropQuietly(packet, DropReason.Shutdown);
+            return RouteStatus.DroppedInvalid;
+        }
+
+        if (!_node.Shape.Contains(from.Home))
+        {
+            _node.DropWithLog(packet, DropReason.Malformed, $"{_slot.Service.Name} routed from {from}, outside the torus {_node.Shape}");
+            return RouteStatus.DroppedInvalid;
+        }
+
+        packet.StampHeader(_slot.Id, DestinationKind.Key, _node.HopLimit, _node.Self, from);
+        packet.ArrivalLink = null;
+        return Arrived(packet, _node.Routes.TryGetRoot(_node.KeySpace, from, out var root) && root == _node.Self);
+    }
+
+    public bool RemoveQueue(int queueId)
+    {
+        if (queueId == 0)
+        {
+            throw new ArgumentException($"The default queue of {_slot.Service.Name} (id 0) cannot be removed.", nameof(queueId));
+        }
+
+        var queue = FindQueue(queueId);
+        if (queue is null)
+        {
+            return false;
+        }
+
+        Release(queue, DropReason.Shutdown);
+        _queues.Remove(queue);
+        _onlyQueue = _queues.Count == 1 ? _queues[0] : null;
+        return true;
+    }
+
     public RouteStatus Continue(Packet packet)
     {
         ArgumentNullException.ThrowIfNull(packet);
