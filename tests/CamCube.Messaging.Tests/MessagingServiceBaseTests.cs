@@ -1,3 +1,4 @@
+using CamCube.Runtime;
 using CamCube.Services;
 using CamCube.Testing;
 
@@ -62,6 +63,26 @@ public sealed class MessagingServiceBaseTests
         var error = await Assert.ThrowsAsync<RequestFailedException>(() => reply);
         Assert.Equal(RequestFailure.Unreachable, error.Reason);
         Assert.Equal("Echo to (2,2,2) was dropped at once: the destination is unreachable.", error.Message);
+        Assert.Equal(0, asker.PendingRequestCount);
+    }
+
+    [Fact]
+    public async Task RequestFailsWithDroppedBeforeItsTimeoutWhenANodeOnTheWayDropsIt()
+    {
+        var target = new Coordinate(1, 1, 0);
+        var cube = InMemoryCube.Start(s_shape, n => n.Register(new EchoService()), new InMemoryCubeOptions { NodeOptions = () => new NodeOptions { PublishMetrics = false, HopLimit = 1 } });
+        var asker = cube[s_asker].GetService<EchoService>()!;
+        var start = cube.Clock.Elapsed;
+
+        var reply = asker.EchoServerAsync(target, "two hops away", TimeSpan.FromSeconds(10));
+        Assert.False(reply.IsCompleted);
+        Assert.True(cube.RunUntil(() => reply.IsCompleted, TimeSpan.FromSeconds(1)));
+
+        var error = await Assert.ThrowsAsync<RequestFailedException>(() => reply);
+        Assert.Equal(RequestFailure.Dropped, error.Reason);
+        Assert.StartsWith("Echo to (1,1,0) was dropped at (", error.Message, StringComparison.Ordinal);
+        Assert.EndsWith(" after 1 hops (HopLimitExceeded).", error.Message, StringComparison.Ordinal);
+        Assert.True(cube.Clock.Elapsed - start < TimeSpan.FromSeconds(1));
         Assert.Equal(0, asker.PendingRequestCount);
     }
 

@@ -1,8 +1,11 @@
 namespace CamCube.Messaging;
 
 /// <summary>A request waiting for its reply: completes its caller's task once, with the reply or a failure.</summary>
-internal abstract class PendingRequest
+internal abstract class PendingRequest(string description)
 {
+    /// <summary>Gets what the request was and where it went, for the messages of its failures.</summary>
+    public string Description { get; } = description;
+
     /// <summary>Gets or sets the timer that fails the request when its timeout passes.</summary>
     public ITimer? Timeout { get; set; }
 

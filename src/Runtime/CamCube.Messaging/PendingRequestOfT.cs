@@ -7,7 +7,7 @@ namespace CamCube.Messaging;
 /// The task completes on the node's event loop, inside the upcall that brought the reply or the
 /// timer that ended it, so code after an <c>await</c> runs on the loop and may use the node.
 /// </remarks>
-internal sealed class PendingRequest<TReply>(string description) : PendingRequest
+internal sealed class PendingRequest<TReply>(string description) : PendingRequest(description)
 {
     private readonly TaskCompletionSource<TReply> _completion = new();
 
@@ -24,7 +24,7 @@ internal sealed class PendingRequest<TReply>(string description) : PendingReques
         }
         catch (ProtoException ex)
         {
-            _completion.TrySetException(new RequestFailedException(RequestFailure.HandlerFault, $"The reply to {description} could not be decoded as {typeof(TReply).Name}: {ex.Message}"));
+            _completion.TrySetException(new RequestFailedException(RequestFailure.HandlerFault, $"The reply to {Description} could not be decoded as {typeof(TReply).Name}: {ex.Message}"));
             return;
         }
 

@@ -6,7 +6,7 @@ public enum RequestFailure
     /// <summary>No reply came within the request's timeout (the request or its reply may have been lost, or the handler is slow).</summary>
     TimedOut = 0,
 
-    /// <summary>The node dropped the request at once: the key's root or the server is unreachable from here.</summary>
+    /// <summary>The request was dropped because its destination is unreachable: at once by this node, or on the way by a node that said so.</summary>
     Unreachable = 1,
 
     /// <summary>The node dropped the request at once: this service's send queue is full.</summary>
@@ -26,4 +26,7 @@ public enum RequestFailure
 
     /// <summary>The service was deregistered or its node stopped before the reply came.</summary>
     Shutdown = 7,
+
+    /// <summary>A node on the way dropped the request and said so: it ran out of hops or waited past its queue's time limit.</summary>
+    Dropped = 8,
 }

@@ -1,0 +1,26 @@
+using CamCube.Services;
+
+namespace CamCube.Messaging;
+
+/// <summary>Drop notices: a request the network dropped on the way fails at once, not at its timeout.</summary>
+public abstract partial class MessagingServiceBase : IDropObserver
+{
+    /// <summary>
+    /// A packet of this service sent from here was dropped on the way: if it was a request still
+    /// waiting for its reply, the request fails now with <see cref="RequestFailure.Unreachable"/>
+    /// (unreachable, no route) or <see cref="RequestFailure.Dropped"/> (hop limit, queue time limit).
+    /// A service that overrides this calls the base.
+    /// </summary>
+    /// <param name="drop">What was dropped, where and why.</param>
+    public virtual void OnDropped(in DroppedPacket drop)
+    {
+        if (!Envelope.TryRead(drop.PayloadPrefix, out var envelope) || envelope.Kind != EnvelopeKind.Request || !_pending.Remove(envelope.RequestId, out var pending))
+        {
+            return;
+        }
+
+        pending.Timeout?.Dispose();
+        var reason = drop.Reason is DropReason.Unreachable or DropReason.NoRoute ? RequestFailure.Unreachable : RequestFailure.Dropped;
+        pending.Fail(new RequestFailedException(reason, $"{pending.Description} was dropped at {drop.DroppedAt} after {drop.HopCount} hops ({drop.Reason})."));
+    }
+}
