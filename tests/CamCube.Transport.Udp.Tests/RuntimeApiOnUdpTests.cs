@@ -61,4 +61,21 @@ public sealed class RuntimeApiOnUdpTests
         Assert.Equal((DropReason.HopLimitExceeded, 1, (byte)1), (drop.Reason, shape.Distance(sender, drop.At), drop.Hops));
         Assert.Equal([3, 11], drop.Prefix);
     }
+
+    [Fact]
+    public void BurstFillsTheServicesOwnQueueCapacityAndTheServiceReadsItsDepthAndRoomOverUdp()
+    {
+        using var cube = UdpNodeCube.Start(s_shape, n => n.Register(new ApiProbeService(), 1, sendQueuePacketsMax: 5));
+        var sender = new Coordinate(0, 0, 0);
+        var probe = cube.On(sender, n => n.GetService<ApiProbeService>()!);
+
+        var (queued, full, depth, room, sent) = cube.On(sender, n =>
+        {
+            var (q, f, d, r) = probe.Burst(new Coordinate(1, 0, 0), LinkDirection.PlusX, 200);
+            return (q, f, d, r, (int)n.GetServiceCounters(ApiProbeService.Id)!.PacketsSent);
+        });
+
+        Assert.Equal((5 + sent, 200 - 5 - sent, 5, false), (queued, full, depth, room));
+        cube.WaitUntil(() => cube.On(sender, _ => probe.Context.QueuedPacketCount) == 0);
+    }
 }

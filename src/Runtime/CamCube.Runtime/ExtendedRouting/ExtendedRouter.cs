@@ -72,12 +72,12 @@ internal sealed partial class ExtendedRouter : IExtendedRouter
             throw new ArgumentException($"Queue id {queueId} of {_slot.Service.Name} is negative or already added.", nameof(queueId));
         }
 
-        if (options.Weight is < 1 or > 1_000 || options.QueueTimeMax <= TimeSpan.Zero)
+        if (options.Weight is < 1 or > 1_000 || options.QueueTimeMax <= TimeSpan.Zero || options.PacketsMax < 0)
         {
-            throw new ArgumentOutOfRangeException(nameof(options), options, "A queue's weight is from 1 to 1,000 and its time limit is positive.");
+            throw new ArgumentOutOfRangeException(nameof(options), options, "A queue's weight is from 1 to 1,000, its time limit is positive and its capacity is not negative.");
         }
 
-        var queue = new RouterQueue(queueId, options, _node.Options.SendQueuePacketsMax, _node.TimeProvider);
+        var queue = new RouterQueue(queueId, options, options.PacketsMax > 0 ? options.PacketsMax : _slot.Queue.PacketsMax, _node.TimeProvider);
         Array.Copy(_virtualTime, queue.Pass, _virtualTime.Length);
         _queues.Add(queue);
         _onlyQueue = _queues.Count == 1 ? queue : null;
