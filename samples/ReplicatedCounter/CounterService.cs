@@ -28,15 +28,15 @@ public sealed class CounterService : MessagingServiceBase
         Handle<CounterValue>(3, (copy, _) => Keep(copy));
     }
 
-    /// <summary>Adds <paramref name="by"/> to the counter <paramref name="name"/> at its root; call on the node's loop.</summary>
+    /// <summary>Adds <paramref name="by"/> to the counter <paramref name="name"/> at its root. Any thread may call it.</summary>
     public Task<CounterValue> IncrementAsync(string name, long by = 1) =>
-        RequestAsync<Increment, CounterValue>(Key.FromString(name), new Increment { Name = name, By = by }, s_timeout);
+        InvokeAsync(() => RequestAsync<Increment, CounterValue>(Key.FromString(name), new Increment { Name = name, By = by }, s_timeout));
 
-    /// <summary>Reads the counter <paramref name="name"/> at its root; call on the node's loop.</summary>
+    /// <summary>Reads the counter <paramref name="name"/> at its root. Any thread may call it.</summary>
     public Task<CounterValue> ReadAsync(string name) =>
-        RequestAsync<Read, CounterValue>(Key.FromString(name), new Read { Name = name }, s_timeout);
+        InvokeAsync(() => RequestAsync<Read, CounterValue>(Key.FromString(name), new Read { Name = name }, s_timeout));
 
-    /// <summary>Gets the value this server holds for <paramref name="name"/> (as root or copy), or null.</summary>
+    /// <summary>Gets the value this server holds for <paramref name="name"/> (as root or copy), or null; on the node's loop, as a test cube's driver is.</summary>
     public long? ValueHere(string name) => _counters.TryGetValue(name, out var counter) ? counter.Value : null;
 
     /// <summary>A server came back (with fresh state): give it the counters it is the root of again.</summary>

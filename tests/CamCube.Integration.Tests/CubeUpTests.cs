@@ -61,4 +61,20 @@ public sealed class CubeUpTests
         Assert.Equal(1, exit);
         Assert.Equal("camcube node: CamCube:Coordinate: (3,0,0) is outside the torus 3x3x3; x, y, z must be at most 2, 2, 2.\n", error.ReplaceLineEndings("\n"));
     }
+
+    [Fact]
+    public void TheNodesLoggingSectionSetsLevelsPerCategoryWhenGiven()
+    {
+        // Standard input closes at once: the node starts, says so, and stops (--exit-with-stdin).
+        string[] node = ["node", "--shape", "1x1x1", "--coord", "0,0,0", "--insecure", "--base-port", (BasePort(2) + 10).ToString(CultureInfo.InvariantCulture), "--exit-with-stdin"];
+        var (exit, output, error) = Camcube.Run(Path.GetTempPath(), node);
+        Assert.True(exit == 0, error);
+        Assert.Contains("Node (0,0,0) of 1x1x1 listening on", output, StringComparison.Ordinal);
+        Assert.Contains("Standard input closed", output, StringComparison.Ordinal);
+
+        (exit, output, error) = Camcube.Run(Path.GetTempPath(), [.. node, "--Logging:LogLevel:CamCube.Node=Warning"]);
+        Assert.True(exit == 0, error);
+        Assert.DoesNotContain("listening on", output, StringComparison.Ordinal);
+        Assert.Contains("Standard input closed", output, StringComparison.Ordinal);
+    }
 }

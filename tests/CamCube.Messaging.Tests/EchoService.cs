@@ -13,6 +13,12 @@ public sealed class EchoService : MessagingServiceBase
         Handle<Echo, EchoReply>(1, (echo, context) => new EchoReply { Text = echo.Text, X = Node.Self.X, Y = Node.Self.Y, Z = Node.Self.Z });
         Handle<Boom, EchoReply>(2, (boom, context) => throw new InvalidOperationException(boom.Why));
         Handle<Note>(3, (note, context) => Notes.Add((note.Text, context.Source)));
+        HandleAsynchronously<Relay, EchoReply>(4, async (relay, context) =>
+        {
+            // The first root asks the second and answers with its reply; an empty Text fails after the await.
+            var inner = await RequestAsync<Echo, EchoReply>(Key.FromString(relay.To), new Echo { Text = relay.Text }, TimeSpan.FromSeconds(1));
+            return inner.Text.Length > 0 ? inner : throw new ArgumentException("nothing to relay");
+        });
     }
 
     public List<(string Text, Coordinate From)> Notes { get; } = [];
@@ -23,6 +29,9 @@ public sealed class EchoService : MessagingServiceBase
         RequestServerAsync<Echo, EchoReply>(server, new Echo { Text = text }, timeout);
 
     public Task<EchoReply> BoomAsync(Key key, string why) => RequestAsync<Boom, EchoReply>(key, new Boom { Why = why }, TimeSpan.FromSeconds(1));
+
+    public Task<EchoReply> RelayAsync(Key key, string to, string text) =>
+        RequestAsync<Relay, EchoReply>(key, new Relay { To = to, Text = text }, TimeSpan.FromSeconds(2));
 
     public RouteStatus Note(Key key, string text) => Send(Node.KeySpace.KeyCoordinateOf(key), new Note { Text = text });
 

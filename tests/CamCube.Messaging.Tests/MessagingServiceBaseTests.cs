@@ -96,6 +96,36 @@ public sealed class MessagingServiceBaseTests
     }
 
     [Fact]
+    public async Task AsynchronousHandlerRepliesAfterItsOwnRequestWhenItAwaitsAnotherRoot()
+    {
+        var cube = InMemoryCube.Start(s_shape, n => n.Register(new EchoService()));
+        var asker = cube[s_asker].GetService<EchoService>()!;
+
+        var reply = asker.RelayAsync(Key.FromString("first"), to: "second", text: "passed on");
+        Assert.True(cube.RunUntil(() => reply.IsCompleted, TimeSpan.FromSeconds(2)));
+
+        var echoed = await reply;
+        Assert.Equal("passed on", echoed.Text);
+        Assert.Equal(KeySpace.For(s_shape).GetServersForKey(Key.FromString("second"), 1)[0], echoed.Server);
+        Assert.All(cube.LiveNodes, n => Assert.Equal(0, n.GetService<EchoService>()!.PendingRequestCount));
+    }
+
+    [Fact]
+    public async Task AsynchronousHandlerFaultReachesTheAskerWhenItThrowsAfterAnAwait()
+    {
+        var cube = InMemoryCube.Start(s_shape, n => n.Register(new EchoService()));
+        var asker = cube[s_asker].GetService<EchoService>()!;
+        var root = KeySpace.For(s_shape).GetServersForKey(Key.FromString("first"), 1)[0];
+
+        var reply = asker.RelayAsync(Key.FromString("first"), to: "second", text: "");
+        Assert.True(cube.RunUntil(() => reply.IsCompleted, TimeSpan.FromSeconds(2)));
+
+        var error = await Assert.ThrowsAsync<RequestFailedException>(() => reply);
+        Assert.Equal(RequestFailure.HandlerFault, error.Reason);
+        Assert.Equal($"Relay failed at {root}: ArgumentException: nothing to relay", error.Message);
+    }
+
+    [Fact]
     public async Task RequestAsyncFailsWithMessageTooLargeWhenTheRequestDoesNotFitOnePacket()
     {
         var cube = InMemoryCube.Start(s_shape, n => n.Register(new EchoService()));

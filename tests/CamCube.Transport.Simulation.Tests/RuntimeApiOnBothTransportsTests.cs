@@ -1,6 +1,7 @@
 using CamCube.Runtime;
 using CamCube.Runtime.Tests.Shared;
 using CamCube.Services;
+using CamCube.Testing;
 
 namespace CamCube.Transport.Simulation.Tests;
 
@@ -10,11 +11,11 @@ public sealed class RuntimeApiOnBothTransportsTests
     private static readonly TorusShape s_shape = new(3, 3, 3);
     private static readonly Coordinate s_asker = new(0, 0, 0);
 
-    public static TheoryData<string> Transports => [TestCube.InMemory, TestCube.Simulator];
+    public static TheoryData<TestTransport> Transports => [TestTransport.InMemory, TestTransport.Simulator];
 
     [Theory]
     [MemberData(nameof(Transports))]
-    public async Task AsyncFunctionAwaitsItsReplyOnTheLoopWhenInvokedFromOutsideOnEitherTransport(string transport)
+    public async Task AsyncFunctionAwaitsItsReplyOnTheLoopWhenInvokedFromOutsideOnEitherTransport(TestTransport transport)
     {
         var cube = TestCube.Start(transport, s_shape, n => n.Register(new ApiProbeService()));
         var probe = cube[s_asker].GetService<ApiProbeService>()!;
@@ -29,7 +30,7 @@ public sealed class RuntimeApiOnBothTransportsTests
 
     [Theory]
     [MemberData(nameof(Transports))]
-    public void OwnershipChangeNamesTheWatchedKeyWhoseRootFailedOnEitherTransport(string transport)
+    public void OwnershipChangeNamesTheWatchedKeyWhoseRootFailedOnEitherTransport(TestTransport transport)
     {
         var cube = TestCube.Start(transport, s_shape, n => n.Register(new ApiProbeService()));
         var node = cube[s_asker];
@@ -49,7 +50,7 @@ public sealed class RuntimeApiOnBothTransportsTests
 
     [Theory]
     [MemberData(nameof(Transports))]
-    public void SenderHearsWhereItsPacketRanOutOfHopsOnEitherTransport(string transport)
+    public void SenderHearsWhereItsPacketRanOutOfHopsOnEitherTransport(TestTransport transport)
     {
         var cube = TestCube.Start(transport, s_shape, n => n.Register(new ApiProbeService()), () => new NodeOptions { PublishMetrics = false, HopLimit = 1 });
         var probe = cube[s_asker].GetService<ApiProbeService>()!;
@@ -64,7 +65,7 @@ public sealed class RuntimeApiOnBothTransportsTests
 
     [Theory]
     [MemberData(nameof(Transports))]
-    public void BurstFillsTheServicesOwnQueueCapacityAndTheServiceReadsItsDepthAndRoomOnEitherTransport(string transport)
+    public void BurstFillsTheServicesOwnQueueCapacityAndTheServiceReadsItsDepthAndRoomOnEitherTransport(TestTransport transport)
     {
         var cube = TestCube.Start(transport, s_shape, n => n.Register(new ApiProbeService(), 1, sendQueuePacketsMax: 5));
         var node = cube[s_asker];
@@ -80,7 +81,7 @@ public sealed class RuntimeApiOnBothTransportsTests
 
     [Theory]
     [MemberData(nameof(Transports))]
-    public void PacketRoutedFromAKeyCoordinateIsEvaluatedFirstAtItsRootOnEitherTransport(string transport)
+    public void PacketRoutedFromAKeyCoordinateIsEvaluatedFirstAtItsRootOnEitherTransport(TestTransport transport)
     {
         var cube = TestCube.Start(transport, s_shape, n => n.Register(new RoutedProbeService()));
         var from = new KeyCoordinate(1, 1, 0, 5);
@@ -96,7 +97,7 @@ public sealed class RuntimeApiOnBothTransportsTests
 
     [Theory]
     [MemberData(nameof(Transports))]
-    public void RemovedQueueDropsWhatWaitsInItOnEitherTransport(string transport)
+    public void RemovedQueueDropsWhatWaitsInItOnEitherTransport(TestTransport transport)
     {
         var cube = TestCube.Start(transport, s_shape, n => n.Register(new RoutedProbeService()));
         var node = cube[s_asker];
@@ -115,7 +116,7 @@ public sealed class RuntimeApiOnBothTransportsTests
         Assert.Equal((0, shutdownBefore + waiting), (probe.PublicRouter.QueuedCount, node.Counters.Dropped(DropReason.Shutdown)));
     }
 
-    private static async Task<T> RunToCompletion<T>(TestCube cube, Task<T> task)
+    private static async Task<T> RunToCompletion<T>(ITestCube cube, Task<T> task)
     {
         Assert.True(cube.RunUntil(() => task.IsCompleted, TimeSpan.FromSeconds(1)));
         return await task;

@@ -87,6 +87,7 @@ public sealed class CamCubeNodeBuilder
     }
 
     /// <summary>Builds the node's parts from the host's services.</summary>
+    /// <exception cref="InvalidOperationException">Two of the node's services share an id (see <see cref="ServiceIds.ThrowIfClash"/>).</exception>
     internal CamCubeNodeParts CreateParts(IServiceProvider services)
     {
         var parts = new CamCubeNodeParts();
@@ -94,6 +95,9 @@ public sealed class CamCubeNodeBuilder
         {
             parts.Services.Add(service(services));
         }
+
+        // Hand-picked ids clash only when two services meet on a node: refuse the host before it starts, naming both.
+        ServiceIds.ThrowIfClash(parts.Services);
 
         foreach (var frontEnd in _frontEnds)
         {

@@ -51,6 +51,19 @@ public abstract partial class MessagingServiceBase : ServiceBase
     }
 
     /// <summary>
+    /// Registers an asynchronous handler of requests of type <typeparamref name="TRequest"/>: it may
+    /// await other requests, or the node's timers, before it returns the reply. It starts in a later
+    /// turn of the node's loop and its awaits resume on the loop, so it may use the node throughout.
+    /// If its task fails, the asker's fails with <see cref="RequestFailure.HandlerFault"/>.
+    /// </summary>
+    /// <exception cref="ArgumentException">The message type or <typeparamref name="TRequest"/> already has a handler.</exception>
+    protected void HandleAsynchronously<TRequest, TReply>(ushort messageType, Func<TRequest, MessageContext, Task<TReply>> handler)
+    {
+        ArgumentNullException.ThrowIfNull(handler);
+        AddHandler(messageType, new AsyncRequestHandler<TRequest, TReply>(handler));
+    }
+
+    /// <summary>
     /// Registers the handler of one-way messages of type <typeparamref name="TMessage"/>, sent under
     /// <paramref name="messageType"/>. If it throws, the message is counted as a service fault.
     /// </summary>
@@ -92,8 +105,8 @@ public abstract partial class MessagingServiceBase : ServiceBase
 
                 return false;
             case EnvelopeKind.Request:
-                Answer(packet, envelope, body);
-                return true;
+                Answer(envelope, body, Context(packet));
+                return false;
             default:
                 return DeliverMessage(packet, envelope, body);
         }
@@ -128,6 +141,8 @@ public abstract partial class MessagingServiceBase : ServiceBase
         _handlers.Add(messageType, handler);
     }
 
+    private static MessageContext Context(Packet packet) => new(packet.Source, packet.Destination, packet.HopCount);
+
     private bool DeliverMessage(Packet packet, Envelope envelope, ReadOnlySpan<byte> body)
     {
         if (!_handlers.TryGetValue(envelope.Type, out var handler) || handler.IsRequest)
@@ -138,7 +153,7 @@ public abstract partial class MessagingServiceBase : ServiceBase
 
         try
         {
-            handler.Invoke(body, Context(packet), _encoder);
+            handler.Invoke(this, body, Context(packet), requestId: 0);
             return false;
         }
 #pragma warning disable CA1031 // A handler's fault must not stop the node; the message is counted as the service's fault.
@@ -149,52 +164,6 @@ public abstract partial class MessagingServiceBase : ServiceBase
             return true;
         }
     }
-
-    /// <summary>Runs a request's handler and sends its reply, or the reason it failed, back to the asker in the same packet.</summary>
-    private void Answer(Packet packet, Envelope request, ReadOnlySpan<byte> body)
-    {
-        var asker = packet.Source;
-        if (!_handlers.TryGetValue(request.Type, out var handler) || !handler.IsRequest)
-        {
-            SendFault(packet, asker, request.RequestId, RequestFailure.NoHandler, $"Service {Name} at {Node.Self} has no request handler for message type {request.Type}.");
-            return;
-        }
-
-        ReadOnlySpan<byte> reply;
-        try
-        {
-            reply = handler.Invoke(body, Context(packet), _encoder);
-        }
-#pragma warning disable CA1031 // Whatever the handler throws goes back to the asker as the reason its request failed.
-        catch (Exception ex)
-#pragma warning restore CA1031
-        {
-            SendFault(packet, asker, request.RequestId, RequestFailure.HandlerFault, $"{handler.MessageType.Name} failed at {Node.Self}: {ex.GetType().Name}: {ex.Message}");
-            return;
-        }
-
-        if (reply.Length > packet.PayloadCapacity - Envelope.SizeBytes)
-        {
-            SendFault(packet, asker, request.RequestId, RequestFailure.MessageTooLarge, TooLarge(handler.MessageType.Name + "'s reply", reply.Length, packet));
-            return;
-        }
-
-        new Envelope(EnvelopeKind.Reply, 0, request.RequestId).Write(packet.PayloadArea);
-        reply.CopyTo(packet.PayloadArea[Envelope.SizeBytes..]);
-        packet.PayloadLength = Envelope.SizeBytes + reply.Length;
-        Node.RouteToServer(packet, asker);
-    }
-
-    private void SendFault(Packet packet, Coordinate asker, ulong requestId, RequestFailure reason, string text)
-    {
-        new Envelope(EnvelopeKind.Fault, (ushort)reason, requestId).Write(packet.PayloadArea);
-        var room = packet.PayloadArea[Envelope.SizeBytes..];
-        var length = Encoding.UTF8.GetByteCount(text) <= room.Length ? Encoding.UTF8.GetBytes(text, room) : 0;
-        packet.PayloadLength = Envelope.SizeBytes + length;
-        Node.RouteToServer(packet, asker);
-    }
-
-    private static MessageContext Context(Packet packet) => new(packet.Source, packet.Destination, packet.HopCount);
 
     private static string TooLarge(string what, int length, Packet packet) =>
         $"{what} is {length} bytes encoded; one packet carries at most {packet.PayloadCapacity - Envelope.SizeBytes}.";

@@ -9,9 +9,6 @@ internal sealed class OneWayHandler<TMessage>(Action<TMessage, MessageContext> h
     public override bool IsRequest => false;
 
     /// <inheritdoc/>
-    public override ReadOnlySpan<byte> Invoke(ReadOnlySpan<byte> body, MessageContext context, MessageEncoder encoder)
-    {
+    public override void Invoke(MessagingServiceBase service, ReadOnlySpan<byte> body, MessageContext context, ulong requestId) =>
         handler(Serializer.Deserialize<TMessage>(body), context);
-        return default;
-    }
 }

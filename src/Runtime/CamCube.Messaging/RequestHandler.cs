@@ -2,13 +2,13 @@ using ProtoBuf;
 
 namespace CamCube.Messaging;
 
-/// <summary>The handler of a request type: its reply is encoded for the asker.</summary>
+/// <summary>The handler of a request type: its reply goes back to the asker at once.</summary>
 internal sealed class RequestHandler<TRequest, TReply>(Func<TRequest, MessageContext, TReply> handler) : MessageHandler(typeof(TRequest))
 {
     /// <inheritdoc/>
     public override bool IsRequest => true;
 
     /// <inheritdoc/>
-    public override ReadOnlySpan<byte> Invoke(ReadOnlySpan<byte> body, MessageContext context, MessageEncoder encoder) =>
-        encoder.Encode(handler(Serializer.Deserialize<TRequest>(body), context));
+    public override void Invoke(MessagingServiceBase service, ReadOnlySpan<byte> body, MessageContext context, ulong requestId) =>
+        service.Reply(context.Source, requestId, handler(Serializer.Deserialize<TRequest>(body), context), MessageType);
 }

@@ -21,7 +21,7 @@ public static class ServiceIds
     /// of hand-picked ids shows at start-up, naming both services, instead of at <c>Register</c> on one node.
     /// </summary>
     /// <param name="services">The services of one node.</param>
-    /// <exception cref="ArgumentException">Two services share an id (the message names both and the id), or an id is reserved.</exception>
+    /// <exception cref="InvalidOperationException">Two services share an id (the message names both and the id), or an id is reserved.</exception>
     public static void ThrowIfClash(IEnumerable<IService> services)
     {
         ArgumentNullException.ThrowIfNull(services);
@@ -31,12 +31,12 @@ public static class ServiceIds
             ArgumentNullException.ThrowIfNull(service, nameof(services));
             if (service.ServiceId is 0 or >= RuntimeFirst)
             {
-                throw new ArgumentException($"Service {Describe(service)} has id 0x{service.ServiceId:X4}, which is reserved; use 1 to 0x{RuntimeFirst - 1:X4}.", nameof(services));
+                throw new InvalidOperationException($"Service {Describe(service)} has id 0x{service.ServiceId:X4}, which is reserved; use 1 to 0x{RuntimeFirst - 1:X4}.");
             }
 
             if (!byId.TryAdd(service.ServiceId, service))
             {
-                throw new ArgumentException($"Services {Describe(byId[service.ServiceId])} and {Describe(service)} both have id 0x{service.ServiceId:X4}; give one of them another id.", nameof(services));
+                throw new InvalidOperationException($"Services {Describe(byId[service.ServiceId])} and {Describe(service)} both have id 0x{service.ServiceId:X4}; give one of them another id.");
             }
         }
     }

@@ -1,0 +1,17 @@
+using ProtoBuf;
+
+namespace CamCube.Messaging;
+
+/// <summary>The asynchronous handler of a request type: it may await (other requests, timers) before its reply goes back.</summary>
+internal sealed class AsyncRequestHandler<TRequest, TReply>(Func<TRequest, MessageContext, Task<TReply>> handler) : MessageHandler(typeof(TRequest))
+{
+    /// <inheritdoc/>
+    public override bool IsRequest => true;
+
+    /// <inheritdoc/>
+    public override void Invoke(MessagingServiceBase service, ReadOnlySpan<byte> body, MessageContext context, ulong requestId)
+    {
+        var request = Serializer.Deserialize<TRequest>(body);
+        service.ReplyLater(context.Source, requestId, MessageType, () => handler(request, context));
+    }
+}
