@@ -28,8 +28,13 @@ LEAF_RULES = [
 
 
 def samples(path):
-    text = subprocess.run(["perf", "script", "-i", path, "-F", "comm,ip,sym,dso"],
-                          capture_output=True, text=True, check=True).stdout
+    run = subprocess.run(["perf", "script", "-i", path, "-F", "comm,ip,sym,dso"],
+                         capture_output=True, text=True, check=False)
+    if run.returncode != 0:
+        # A recording cut short (perf stopped by its timeout on a loaded host) is reported, not fatal.
+        print(f"{path}: perf script failed ({run.stderr.strip().splitlines()[-1:] or run.returncode})")
+        return
+    text = run.stdout
     current = None
     for line in text.splitlines():
         if not line.strip():
@@ -62,7 +67,8 @@ for path in sys.argv[1:]:
         kinds[kind(frames)] += 1
         threads[thread] += 1
         total += 1
-    total = max(total, 1)
+    if total == 0:
+        continue
     print(f"{path}: {total} samples")
     print("  threads: " + ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in threads.most_common(6)))
     print("  kinds:   " + ", ".join(f"{k} {100 * v / total:.0f}%" for k, v in kinds.most_common()))

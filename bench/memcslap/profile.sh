@@ -38,7 +38,9 @@ trap 'timeout 60 dotnet "$CLI" cube down >/dev/null 2>&1 || true' EXIT
 MC=$((PORT + 200))
 DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0 \
   timeout 240 dotnet "$CLI" cube up --shape 3x3x3 --base-port "$PORT" --memcached-port "$MC" --detach >"$OUT/up.out"
-node_pid() { pgrep -f "camcube.dll node --shape 3x3x3 --coord $1 --base-port $PORT " | head -1; }
+# A node's command line names its coordinate and the cube's UDP port (--CamCube:Coordinate=x,y,z
+# --CamCube:BasePort=P; before the hosting package, --coord x,y,z --base-port P).
+node_pid() { pgrep -f -- "(--CamCube:Coordinate=$1 --CamCube:BasePort=|--coord $1 --base-port )$PORT( |\$)" | head -1; }
 FRONT_END=$(node_pid 0,0,0); FORWARDER=$(node_pid 1,0,0)
 load() { timeout 180 memcslap --servers="127.0.0.1:$MC" --test="$1" --concurrency=16 --execute-number="$2" >>"$OUT/memcslap-$1.txt" 2>&1 || true; }
 load set 2000; load get 2000   # warm-up

@@ -147,8 +147,9 @@ cpu_ticks() { # pid...
   done
   echo "$sum"
 }
-# The processes of a cube: its supervisor and nodes (their command lines name its private UDP port).
-cube_pids() { pgrep -f -- "--base-port $1( |\$)" | paste -sd' '; }
+# The processes of a cube: its supervisor and nodes (their command lines name its private UDP port:
+# the supervisor's as --base-port P, a node's as --CamCube:BasePort=P, or --base-port P before hosting).
+cube_pids() { pgrep -f -- "(--base-port |--CamCube:BasePort=)$1( |\$)" | paste -sd' '; }
 
 # One memcslap run; prints "ops seconds cpu-us-per-request" (or NA for each), the CPU being that of
 # the target's processes (pids) over the whole run, per request sent (for get: the keys memcslap

@@ -40,16 +40,16 @@ public class ComposeCommandTests
         foreach (var service in services)
         {
             Assert.Equal(service.Name, service.Hostname);
-            Assert.True(Coordinate.TryParse(service.Environment["CAMCUBE_COORD"], out var self), service.Name);
+            Assert.True(Coordinate.TryParse(service.Environment["CAMCUBE__COORDINATE"], out var self), service.Name);
             Assert.True(shape.Contains(self), service.Name);
             Assert.True(byCoordinate.TryAdd(self, service), $"coordinate {self} appears twice");
             Assert.Equal($"cc-{self.X}-{self.Y}-{self.Z}", service.Name);
-            Assert.Equal(shapeText, service.Environment["CAMCUBE_SHAPE"]);
-            Assert.Equal("/run/secrets/cluster_key", service.Environment["CAMCUBE_KEY_FILE"]);
+            Assert.Equal(shapeText, service.Environment["CAMCUBE__SHAPE"]);
+            Assert.Equal("/run/secrets/cluster_key", service.Environment["CAMCUBE__KEYFILE"]);
             Assert.Equal(memcachedPort + shape.IndexOf(self), service.HostPort);
 
             // The peer pattern names every neighbour's service, on the port every node binds.
-            var addressing = UdpPeerAddressing.Parse(service.Environment["CAMCUBE_PEERS"]);
+            var addressing = UdpPeerAddressing.Parse(service.Environment["CAMCUBE__PEERS"]);
             Assert.False(addressing.IsBasePort);
             Assert.Equal(port, addressing.GetBindEndPoint(shape, self).Port);
             Assert.Equal(service.Name, addressing.GetHost(shape, self));
@@ -136,18 +136,42 @@ public class ComposeCommandTests
     }
 
     [Fact]
+    public void ANodeProgramsImageRunsItsEntrypointAndItsOwnHealthCommandWhenProgramIsGiven()
+    {
+        var (exit, output, error) = Compose("--shape", "2x1x1", "--image", "hello:1", "--program", "/app/HelloService.dll");
+        Assert.True(exit == 0, error);
+        var services = ParseServices(output);
+        Assert.Equal(2, services.Count);
+        Assert.All(services, s => Assert.Equal(["CAMCUBE__SHAPE", "CAMCUBE__COORDINATE", "CAMCUBE__PEERS", "CAMCUBE__KEYFILE", "CAMCUBE__CONTROLSOCKET"], s.Environment.Keys));
+        Assert.Equal(2, Regex.Count(output, "\n      test: \\[\"CMD\", \"dotnet\", \"/app/HelloService.dll\", \"health\"\\]\n"));
+        Assert.DoesNotContain("command:", output, StringComparison.Ordinal);
+        Assert.DoesNotContain("ports:", output, StringComparison.Ordinal);
+        Assert.DoesNotContain("MEMCACHED", output, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("HelloService.dll")]
+    [InlineData("/app/HelloService")]
+    [InlineData("/app/Hello Service.dll")]
+    public void AProgramThatIsNotAnAbsoluteDllIsRefusedByName(string program)
+    {
+        var ex = Assert.Throws<UsageException>(() => Compose("--program", program));
+        Assert.StartsWith($"--program: '{program}' is not the absolute path of a .dll inside the image", ex.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void KubernetesStatefulSetOrdinalsNameTheirPeers()
     {
         var text = File.ReadAllText(Path.Combine(RepoRoot(), "docker", "kubernetes", "camcube.yaml"));
-        var shape = TorusShape.Parse(Value(text, "CAMCUBE_SHAPE"));
+        var shape = TorusShape.Parse(Value(text, "CAMCUBE__SHAPE"));
         Assert.Equal(shape.ServerCount, long.Parse(Regex.Match(text, @"\n  replicas: (\d+)\n").Groups[1].Value, CultureInfo.InvariantCulture));
-        Assert.Equal("auto", Value(text, "CAMCUBE_COORD"));
+        Assert.Equal("auto", Value(text, "CAMCUBE__COORDINATE"));
         Assert.Contains("podManagementPolicy: Parallel", text, StringComparison.Ordinal);
         Assert.Contains("publishNotReadyAddresses: true", text, StringComparison.Ordinal);
 
         // Pod camcube-N is server N in index order (what --coord auto reads from the host name),
         // and the pattern's {i} names the same pod for that server.
-        var addressing = UdpPeerAddressing.Parse(Value(text, "CAMCUBE_PEERS"));
+        var addressing = UdpPeerAddressing.Parse(Value(text, "CAMCUBE__PEERS"));
         for (long i = 0; i < shape.ServerCount; i++)
         {
             Assert.Equal($"camcube-{Str(i)}.camcube", addressing.GetHost(shape, shape.CoordinateAt(i)));

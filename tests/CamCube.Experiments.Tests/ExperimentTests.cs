@@ -130,8 +130,7 @@ public sealed class ExperimentTests
     [Fact]
     public void OracleCountsADeliveryToAnyServerButTheRootAsMisdeliveredWhenNoServerIsJoining()
     {
-        var cube = new SimulatedCube(new TorusShape(3, 3, 3));
-        cube.StartAll();
+        var cube = SimulatedCube.Start(new TorusShape(3, 3, 3));
         var oracle = new DeliveryOracle(cube);
         var observed = new List<Misdelivery>();
         oracle.MisdeliveryObserved = observed.Add;
@@ -161,7 +160,7 @@ public sealed class ExperimentTests
         Assert.True(oracle.OnDelivered(previousRoot, key, previousRoot, 0));
         Assert.Equal((1, 1L, 0L), (oracle.JoiningCount, oracle.DeliveredDuringJoin, oracle.Misdelivered));
 
-        Assert.True(cube.Engine.RunUntil(cube.ViewsConverged, cube.Engine.Elapsed + TimeSpan.FromSeconds(1)));
+        Assert.True(cube.RunUntil(cube.ViewsConverged, TimeSpan.FromSeconds(1)));
         Assert.False(oracle.OnDelivered(previousRoot, key, previousRoot, 0));
         Assert.Equal((0, 1L, 1L), (oracle.JoiningCount, oracle.DeliveredDuringJoin, oracle.Misdelivered));
     }

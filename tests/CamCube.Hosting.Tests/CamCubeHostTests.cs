@@ -1,9 +1,11 @@
+using System.Diagnostics.Metrics;
 using System.Net;
 using System.Net.Sockets;
 using CamCube.Cli.Tests;
 using CamCube.Hosting.Control;
 using CamCube.Hosting.Health;
 using Microsoft.Extensions.Configuration;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
@@ -42,6 +44,14 @@ public sealed class CamCubeHostTests
         await host.StartAsync();
         try
         {
+            // The runtime's meter comes from the host's IMeterFactory.
+            var factory = host.Services.GetRequiredService<IMeterFactory>();
+            using var listener = new MeterListener();
+            var fromFactory = false;
+            listener.InstrumentPublished = (instrument, _) => fromFactory |= instrument.Meter.Name == "CamCube.Runtime" && ReferenceEquals(instrument.Meter.Scope, factory);
+            listener.Start();
+            Assert.True(fromFactory);
+
             var status = await ControlClient.AskAsync(socket, "status", ControlJsonContext.Default.NodeStatus, s_patience);
             Assert.Equal("0,0,0", status.Self);
             Assert.Equal(Environment.ProcessId, status.Pid);

@@ -61,4 +61,35 @@ public sealed class CubeUpTests
         Assert.Equal(1, exit);
         Assert.Equal("camcube node: CamCube:Coordinate: (3,0,0) is outside the torus 3x3x3; x, y, z must be at most 2, 2, 2.\n", error.ReplaceLineEndings("\n"));
     }
+
+    [Fact]
+    public void TheNodesLoggingSectionSetsLevelsPerCategoryWhenGiven()
+    {
+        // Standard input closes at once: the node starts, says so, and stops (--exit-with-stdin).
+        string[] node = ["node", "--shape", "1x1x1", "--coord", "0,0,0", "--insecure", "--base-port", (BasePort(2) + 10).ToString(CultureInfo.InvariantCulture), "--exit-with-stdin"];
+        var (exit, output, error) = Camcube.Run(Path.GetTempPath(), node);
+        Assert.True(exit == 0, error);
+        Assert.Contains("Node (0,0,0) of 1x1x1 listening on", output, StringComparison.Ordinal);
+        Assert.Contains("Standard input closed", output, StringComparison.Ordinal);
+
+        (exit, output, error) = Camcube.Run(Path.GetTempPath(), [.. node, "--Logging:LogLevel:CamCube.Node=Warning"]);
+        Assert.True(exit == 0, error);
+        Assert.DoesNotContain("listening on", output, StringComparison.Ordinal);
+        Assert.Contains("Standard input closed", output, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("--CamCube:Colour=blue", "camcube node: CamCube:Colour: unknown setting; the settings of CamCube are Shape, Coordinate,")]
+    [InlineData("--CamCube:Seed=seven", "camcube node: CamCube:Seed: 'seven' is not a whole number.")]
+    [InlineData("--CamCube:HeartbeatInterval=00:02:00", "camcube node: CamCube:HeartbeatInterval: 00:02:00 is not from 00:00:00.0010000 to 00:01:00.")]
+    [InlineData("--base-port=65530", "camcube node: CamCube:BasePort 65530: the 27 servers of 3x3x3 need ports 65530 to 65556, past 65535.")]
+    [InlineData("--key-file=/nonexistent/cluster.key", "camcube node: CamCube:KeyFile: '/nonexistent/cluster.key' does not exist.")]
+    public void NodeRefusesBadConfigurationWithOneLineNamingTheSettingAndExitCode1(string setting, string start)
+    {
+        var (exit, output, error) = Camcube.Run(Path.GetTempPath(), "node", "--shape", "3x3x3", "--coord", "1,1,1", "--insecure", setting);
+        Assert.Equal(1, exit);
+        Assert.Equal("", output);
+        Assert.Single(error.TrimEnd('\n').Split('\n'));
+        Assert.StartsWith(start, error, StringComparison.Ordinal);
+    }
 }

@@ -32,8 +32,7 @@ public sealed class ReplicatedCounterTests
     public async Task CounterContinuesFromTheFirstCopyWhenTheRootIsKilledInTheSimulator()
     {
         Assert.DoesNotContain(s_asker, s_servers);
-        var cube = new SimulatedCube(s_shape, n => n.Register(new CounterService()));
-        cube.StartAll();
+        var cube = SimulatedCube.Start(s_shape, n => n.Register(new CounterService()));
         var counter = cube[s_asker].GetService<CounterService>()!;
         for (var i = 1; i <= 3; i++)
         {
@@ -41,12 +40,12 @@ public sealed class ReplicatedCounterTests
         }
 
         cube.Kill(s_servers[0]);
-        Assert.True(cube.Engine.RunUntil(cube.ViewsConverged, cube.Engine.Elapsed + TimeSpan.FromSeconds(5)));
+        Assert.True(cube.RunUntil(cube.ViewsConverged, TimeSpan.FromSeconds(5)));
 
         Assert.Equal(4, await IncrementAsync(cube, counter));
         Assert.Equal(4, cube[s_servers[1]].GetService<CounterService>()!.ValueHere(Name));
         var read = counter.ReadAsync(Name);
-        Assert.True(cube.Engine.RunUntil(() => read.IsCompleted, cube.Engine.Elapsed + TimeSpan.FromSeconds(1)));
+        Assert.True(cube.RunUntil(() => read.IsCompleted, TimeSpan.FromSeconds(1)));
         Assert.Equal(4, (await read).Value);
     }
 
@@ -71,7 +70,7 @@ public sealed class ReplicatedCounterTests
     private static async Task<long> IncrementAsync(SimulatedCube cube, CounterService counter)
     {
         var reply = counter.IncrementAsync(Name);
-        Assert.True(cube.Engine.RunUntil(() => reply.IsCompleted, cube.Engine.Elapsed + TimeSpan.FromSeconds(1)));
+        Assert.True(cube.RunUntil(() => reply.IsCompleted, TimeSpan.FromSeconds(1)));
         return (await reply).Value;
     }
 }

@@ -1,4 +1,5 @@
 using CamCube.Services.Diagnostics;
+using CamCube.Testing;
 using HelloService;
 
 namespace CamCube.Transport.Simulation.Tests;
@@ -9,11 +10,11 @@ namespace CamCube.Transport.Simulation.Tests;
 /// </summary>
 public sealed class SameTestsOnBothTransportsTests
 {
-    public static TheoryData<string> Transports => [TestCube.InMemory, TestCube.Simulator];
+    public static TheoryData<TestTransport> Transports => [TestTransport.InMemory, TestTransport.Simulator];
 
     [Theory]
     [MemberData(nameof(Transports))]
-    public void QuestionReachesTheKeysRootAndTheAnswerComesBackOnEitherTransport(string transport)
+    public void QuestionReachesTheKeysRootAndTheAnswerComesBackOnEitherTransport(TestTransport transport)
     {
         var shape = new TorusShape(3, 3, 3);
         var cube = TestCube.Start(transport, shape, n => n.Register(new WhoOwnsService()));
@@ -30,7 +31,7 @@ public sealed class SameTestsOnBothTransportsTests
 
     [Theory]
     [MemberData(nameof(Transports))]
-    public void BurstThatQueuesBehindItsLinksIsDeliveredWholeOnEitherTransport(string transport)
+    public void BurstThatQueuesBehindItsLinksIsDeliveredWholeOnEitherTransport(TestTransport transport)
     {
         // In the simulator the node asks for room only while packets wait (room on request): a
         // burst of 500 frames, one link slot each, must still drain through every hop.
@@ -48,7 +49,7 @@ public sealed class SameTestsOnBothTransportsTests
 
     [Theory]
     [MemberData(nameof(Transports))]
-    public void NextServerInTheListAnswersWhenTheRootFailsOnEitherTransport(string transport)
+    public void NextServerInTheListAnswersWhenTheRootFailsOnEitherTransport(TestTransport transport)
     {
         var shape = new TorusShape(3, 3, 3);
         var cube = TestCube.Start(transport, shape, n => n.Register(new WhoOwnsService()));
@@ -64,11 +65,11 @@ public sealed class SameTestsOnBothTransportsTests
     }
 
     [Theory]
-    [InlineData(TestCube.InMemory, 1, 0, 0, 1)]
-    [InlineData(TestCube.InMemory, 2, 2, 2, 6)]
-    [InlineData(TestCube.Simulator, 1, 0, 0, 1)]
-    [InlineData(TestCube.Simulator, 2, 2, 2, 6)]
-    public async Task PingReportsHopCountsBothWaysOnEitherTransport(string transport, int x, int y, int z, int distance)
+    [InlineData(TestTransport.InMemory, 1, 0, 0, 1)]
+    [InlineData(TestTransport.InMemory, 2, 2, 2, 6)]
+    [InlineData(TestTransport.Simulator, 1, 0, 0, 1)]
+    [InlineData(TestTransport.Simulator, 2, 2, 2, 6)]
+    public async Task PingReportsHopCountsBothWaysOnEitherTransport(TestTransport transport, int x, int y, int z, int distance)
     {
         var cube = TestCube.Start(transport, new TorusShape(4, 4, 4), n => n.Register(new PingService()));
         var ping = cube[new Coordinate(0, 0, 0)].GetService<PingService>()!.PingAsync(new Coordinate(x, y, z), TimeSpan.FromSeconds(1));
@@ -83,7 +84,7 @@ public sealed class SameTestsOnBothTransportsTests
 
     [Theory]
     [MemberData(nameof(Transports))]
-    public async Task PingToADeadServerIsLostAfterTheTimeoutOnEitherTransport(string transport)
+    public async Task PingToADeadServerIsLostAfterTheTimeoutOnEitherTransport(TestTransport transport)
     {
         var cube = TestCube.Start(transport, new TorusShape(3, 3, 3), n => n.Register(new PingService()));
         cube.Kill(new Coordinate(1, 1, 1));

@@ -61,4 +61,59 @@ public sealed class RuntimeApiOnUdpTests
         Assert.Equal((DropReason.HopLimitExceeded, 1, (byte)1), (drop.Reason, shape.Distance(sender, drop.At), drop.Hops));
         Assert.Equal([3, 11], drop.Prefix);
     }
+
+    [Fact]
+    public void BurstFillsTheServicesOwnQueueCapacityAndTheServiceReadsItsDepthAndRoomOverUdp()
+    {
+        using var cube = UdpNodeCube.Start(s_shape, n => n.Register(new ApiProbeService(), 1, sendQueuePacketsMax: 5));
+        var sender = new Coordinate(0, 0, 0);
+        var probe = cube.On(sender, n => n.GetService<ApiProbeService>()!);
+
+        var (queued, full, depth, room, sent) = cube.On(sender, n =>
+        {
+            var (q, f, d, r) = probe.Burst(new Coordinate(1, 0, 0), LinkDirection.PlusX, 200);
+            return (q, f, d, r, (int)n.GetServiceCounters(ApiProbeService.Id)!.PacketsSent);
+        });
+
+        Assert.Equal((5 + sent, 200 - 5 - sent, 5, false), (queued, full, depth, room));
+        cube.WaitUntil(() => cube.On(sender, _ => probe.Context.QueuedPacketCount) == 0);
+    }
+
+    [Fact]
+    public void PacketRoutedFromAKeyCoordinateIsEvaluatedFirstAtItsRootOverUdp()
+    {
+        using var cube = UdpNodeCube.Start(s_shape, n => n.Register(new RoutedProbeService()));
+        var from = new KeyCoordinate(1, 0, 0, 5);
+        var target = new KeyCoordinate(2, 0, 0, 7);
+
+        cube.On(new Coordinate(0, 0, 0), n => n.GetService<RoutedProbeService>()!.SendFrom(from, target));
+
+        cube.WaitUntil(() => cube.On(target.Home, n => n.GetService<RoutedProbeService>()!.Arrivals) == 1);
+        Assert.Equal([(from.Home, from)], cube.On(from.Home, n => n.GetService<RoutedProbeService>()!.Evaluations.ToArray()));
+    }
+
+    [Fact]
+    public void RemovedQueueDropsWhatWaitsInItOverUdp()
+    {
+        using var cube = UdpNodeCube.Start(s_shape, n => n.Register(new RoutedProbeService()));
+        var sender = new Coordinate(0, 0, 0);
+
+        var (waiting, removed, left, shutdown) = cube.On(sender, n =>
+        {
+            var probe = n.GetService<RoutedProbeService>()!;
+            probe.PublicRouter.AddQueue(1, new RoutingQueueOptions(TimeSpan.FromMinutes(1)));
+            for (var i = 0; i < 200; i++)
+            {
+                probe.SendFrom(KeyCoordinate.At(sender, 1), new KeyCoordinate(1, 0, 0, 3), queue: 1);
+            }
+
+            var waiting = probe.PublicRouter.QueuedCount;
+            var before = n.Counters.Dropped(DropReason.Shutdown);
+            var removed = probe.PublicRouter.RemoveQueue(1);
+            return (waiting, removed, probe.PublicRouter.QueuedCount, n.Counters.Dropped(DropReason.Shutdown) - before);
+        });
+
+        Assert.True(waiting > 0);
+        Assert.Equal((true, 0, (long)waiting), (removed, left, shutdown));
+    }
 }

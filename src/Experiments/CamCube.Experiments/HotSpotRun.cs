@@ -27,7 +27,7 @@ internal static class HotSpotRun
     public static HopStatistics Run(HotSpotOptions options, int k, HotSpotLookups lookups, IProgress<double>? progress)
     {
         var startedAt = Stopwatch.GetTimestamp();
-        var cube = new SimulatedCube(
+        var cube = SimulatedCube.Start(
             options.Shape,
             node => node.Register(new CacheService(new CacheOptions { SecondaryReplicaCount = k })),
             new SimulatedCubeOptions
@@ -35,7 +35,6 @@ internal static class HotSpotRun
                 Seed = options.Seed,
                 NodeOptions = () => new NodeOptions { PublishMetrics = false, Seed = options.Seed },
             });
-        cube.StartAll();
         var startSeconds = Stopwatch.GetElapsedTime(startedAt).TotalSeconds;
 
         var loadedAt = Stopwatch.GetTimestamp();
@@ -132,7 +131,7 @@ internal static class HotSpotRun
             return done == tasks.Count;
         }
 
-        if (!cube.Engine.RunUntil(AllDone, cube.Engine.Elapsed + s_roundLimit))
+        if (!cube.RunUntil(AllDone, s_roundLimit))
         {
             throw new TimeoutException($"{tasks.Count - done} cache requests did not complete within {s_roundLimit.TotalSeconds} virtual seconds.");
         }

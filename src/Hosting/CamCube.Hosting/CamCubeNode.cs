@@ -119,6 +119,7 @@ public sealed class CamCubeNode : IAsyncDisposable
                 HeartbeatInterval = options.HeartbeatInterval,
                 HeartbeatTimeout = options.EffectiveHeartbeatTimeout,
                 Seed = options.Seed,
+                MeterFactory = parts.MeterFactory,
             };
 
             // Faults (loss, delay, duplication, reordering, cut links) for drills on the real cube.

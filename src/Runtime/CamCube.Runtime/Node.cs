@@ -146,6 +146,9 @@ public sealed partial class Node : ITransportSink, ILoopWork
 
     internal byte ExistingLinks => _existingLinks;
 
+    /// <summary>Gets whether <paramref name="link"/> can take a frame now: the node runs, the link is up and the transport has room on it.</summary>
+    internal bool HasLinkRoom(LinkDirection link) => _running && IsLinkUp(link) && _transport.HasRoom(link);
+
     /// <summary>Gets whether <paramref name="link"/> exists and is up (heartbeats are arriving).</summary>
     public bool IsLinkUp(LinkDirection link) => (_upLinks & (1 << (int)link)) != 0;
 
@@ -161,9 +164,24 @@ public sealed partial class Node : ITransportSink, ILoopWork
     /// </summary>
     /// <exception cref="ArgumentException">Another service has the same id, or the id is reserved.</exception>
     /// <exception cref="ArgumentOutOfRangeException">The weight is outside 1..1,000.</exception>
-    public void Register(IService service, int weight = 1)
+    public void Register(IService service, int weight = 1) => Register(service, weight, Options.SendQueuePacketsMax);
+
+    /// <summary>
+    /// Registers <paramref name="service"/> with a weight and its own queue capacity: at most
+    /// <paramref name="sendQueuePacketsMax"/> packets wait in its send queue here (a route call past it
+    /// drops the packet and returns <see cref="RouteStatus.DroppedQueueFull"/>), and in each of its
+    /// extended-routing queues unless <see cref="RoutingQueueOptions.PacketsMax"/> says otherwise.
+    /// </summary>
+    /// <exception cref="ArgumentException">Another service has the same id, or the id is reserved.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The weight is outside 1..1,000, or the capacity is below 1.</exception>
+    public void Register(IService service, int weight, int sendQueuePacketsMax)
     {
         ArgumentNullException.ThrowIfNull(service);
+        if (sendQueuePacketsMax < 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(sendQueuePacketsMax), sendQueuePacketsMax, "A send queue must hold at least one packet.");
+        }
+
         if (service.ServiceId is 0 or >= ServiceIds.RuntimeFirst)
         {
             throw new ArgumentException($"Service id 0x{service.ServiceId:X4} of {service.Name} is reserved; use 1 to 0x{ServiceIds.RuntimeFirst - 1:X4}.", nameof(service));
@@ -174,7 +192,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
             throw new ArgumentOutOfRangeException(nameof(weight), weight, "A service's weight is from 1 to 1,000.");
         }
 
-        AddSlot(service, weight, isControl: false);
+        AddSlot(service, weight, isControl: false, sendQueuePacketsMax);
     }
 
     /// <summary>Deregisters the service with <paramref name="serviceId"/>; its queued packets are released. Returns false if none is registered.</summary>
@@ -344,14 +362,14 @@ public sealed partial class Node : ITransportSink, ILoopWork
         Log.NodeStopped(_logger, Self);
     }
 
-    private ServiceSlot AddSlot(IService service, int weight, bool isControl)
+    private ServiceSlot AddSlot(IService service, int weight, bool isControl, int sendQueuePacketsMax = 0)
     {
         if (_slotsById.TryGetValue(service.ServiceId, out var existing))
         {
             throw new ArgumentException($"Service id 0x{service.ServiceId:X4} ({service.Name}) is already registered on node {Self} by {existing.Service.Name}.", nameof(service));
         }
 
-        var slot = new ServiceSlot(service, weight, isControl, Options.SendQueuePacketsMax);
+        var slot = new ServiceSlot(service, weight, isControl, sendQueuePacketsMax > 0 ? sendQueuePacketsMax : Options.SendQueuePacketsMax);
         slot.Context = new ServiceContext(this, slot);
         slot.Mailbox = new ServiceMailbox(this, slot, Options.PostedItemsMax);
         _slotsById.Add(service.ServiceId, slot);

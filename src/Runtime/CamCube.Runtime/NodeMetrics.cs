@@ -12,10 +12,13 @@ internal sealed class NodeMetrics : IDisposable
     public const string MeterName = "CamCube.Runtime";
 
     private readonly Meter _meter;
+    private readonly bool _ownsMeter;
 
     public NodeMetrics(Node node)
     {
-        _meter = new Meter(MeterName);
+        // A host's factory owns the meters it makes (and disposes them with the host).
+        _ownsMeter = node.Options.MeterFactory is null;
+        _meter = node.Options.MeterFactory?.Create(MeterName) ?? new Meter(MeterName);
         var nodeTag = new KeyValuePair<string, object?>("camcube.node", node.Self.ToString());
         var linkTags = new KeyValuePair<string, object?>[LinkDirections.Count];
         for (var d = 0; d < linkTags.Length; d++)
@@ -34,7 +37,13 @@ internal sealed class NodeMetrics : IDisposable
         _meter.CreateObservableCounter("camcube.packets_dropped", () => Drops(node, nodeTag), "{packet}", "Packets dropped, by reason.");
     }
 
-    public void Dispose() => _meter.Dispose();
+    public void Dispose()
+    {
+        if (_ownsMeter)
+        {
+            _meter.Dispose();
+        }
+    }
 
     private static IEnumerable<Measurement<long>> PerLink(Node node, KeyValuePair<string, object?>[] linkTags, KeyValuePair<string, object?> nodeTag, Func<LinkCounters, long> read)
     {

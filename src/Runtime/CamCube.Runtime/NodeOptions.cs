@@ -29,6 +29,9 @@ public sealed class NodeOptions
     /// <summary>Gets or sets whether the node publishes its counters through System.Diagnostics.Metrics. Default true.</summary>
     public bool PublishMetrics { get; set; } = true;
 
+    /// <summary>Gets or sets the factory the node's meter comes from (a host's <see cref="System.Diagnostics.Metrics.IMeterFactory"/>, which owns and disposes it); null: the node creates its own meter.</summary>
+    public System.Diagnostics.Metrics.IMeterFactory? MeterFactory { get; set; }
+
     /// <summary>
     /// Gets or sets where the node's link-state routing finds searches that other nodes of this
     /// process already ran on the same links (the simulator shares one among all its nodes); null

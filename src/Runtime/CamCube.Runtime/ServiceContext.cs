@@ -30,6 +30,12 @@ internal sealed class ServiceContext(Node node, ServiceSlot slot) : INodeContext
 
     public bool IsLinkUp(LinkDirection link) => node.IsLinkUp(link);
 
+    public bool HasLinkRoom(LinkDirection link) => node.HasLinkRoom(link);
+
+    public int QueuedPacketCount => slot.Queue.Count + (slot.Router?.QueuedCount ?? 0);
+
+    public int SendQueuePacketsMax => slot.Queue.PacketsMax;
+
     public Packet CreatePacket() => node.Pool.Rent();
 
     public RouteStatus RouteToKey(Packet packet, KeyCoordinate destination)

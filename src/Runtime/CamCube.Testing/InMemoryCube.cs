@@ -9,8 +9,9 @@ namespace CamCube.Testing;
 /// A whole cube of real <see cref="Node"/>s on the in-memory transport, sharing one deterministic
 /// event loop in virtual time: the place to test a service. Servers can be killed and restarted
 /// and cables cut and repaired; <see cref="TrueReachability"/> is the global-knowledge oracle.
+/// It has the shape of every test cube (<see cref="ITestCube"/>), as <see cref="SimulatedCube"/> does.
 /// </summary>
-public sealed class InMemoryCube
+public sealed class InMemoryCube : ITestCube
 {
     private readonly Node?[] _nodes;
     private readonly bool[] _alive;
@@ -37,6 +38,9 @@ public sealed class InMemoryCube
 
     /// <summary>Gets the virtual clock.</summary>
     public ManualTimeProvider Clock => Loop.Clock;
+
+    /// <summary>Gets the virtual time since the cube was made.</summary>
+    public TimeSpan Elapsed => Loop.Clock.Elapsed;
 
     /// <summary>Gets the wiring, for failures and counters.</summary>
     public InMemoryNetwork Network { get; }
@@ -86,16 +90,19 @@ public sealed class InMemoryCube
     /// <summary>Gets whether the server at <paramref name="server"/> is alive.</summary>
     public bool IsAlive(Coordinate server) => _alive[Shape.IndexOf(server)];
 
-    /// <summary>Kills a server: its node stops as in a crash and frames to it are lost.</summary>
-    public void Kill(Coordinate server)
+    /// <summary>Kills a server now, as a crash: its node stops and frames to it are lost. Returns false if it was dead already.</summary>
+    public bool Kill(Coordinate server)
     {
         var index = Shape.IndexOf(server);
-        if (_alive[index])
+        if (!_alive[index])
         {
-            _alive[index] = false;
-            _nodes[index]!.Stop();
-            Loop.RunUntilIdle();
+            return false;
         }
+
+        _alive[index] = false;
+        _nodes[index]!.Stop();
+        Loop.RunUntilIdle();
+        return true;
     }
 
     /// <summary>Restarts a killed server with a fresh node (fresh state), configured as at the start.</summary>
@@ -142,6 +149,19 @@ public sealed class InMemoryCube
     /// </summary>
     public ReachabilityView TrueReachability(Coordinate from) =>
         ReachabilityView.FromGraph(Shape, from, IsAlive, Network.IsCut);
+
+    /// <summary>Gets the true root of <paramref name="key"/>: the first live server of its walk (camcubeos 3.2).</summary>
+    /// <exception cref="InvalidOperationException">No server is alive.</exception>
+    public Coordinate TrueRoot(KeyCoordinate key)
+    {
+        var live = new ReachabilityView(Shape);
+        for (long i = 0; i < Shape.ServerCount; i++)
+        {
+            live.SetReachable(Shape.CoordinateAt(i), _alive[i]);
+        }
+
+        return KeySpace.For(Shape).TryGetRoot(key, live, out var root) ? root : throw new InvalidOperationException("No server is alive.");
+    }
 
     /// <summary>Gets whether every live node's reachability view equals the oracle's.</summary>
     public bool ViewsConverged()

@@ -11,7 +11,10 @@ namespace CamCube.Testing;
 /// A whole cube of real <see cref="Node"/>s on a <see cref="SimulatedNetwork"/>, all in virtual
 /// time on one <see cref="SimulationEngine"/> (camcubeos 4.1: the same code as on the testbed).
 /// Servers can be killed and restarted and cables cut and repaired; <see cref="LiveServers"/> and
-/// <see cref="TrueRoot"/> are the global-knowledge oracle.
+/// <see cref="TrueRoot"/> are the global-knowledge oracle. It has the shape of every test cube
+/// (<see cref="ITestCube"/>), as <see cref="InMemoryCube"/> does: <see cref="Start"/> makes and
+/// starts one; the constructor and <see cref="StartAll"/> are for a run that kills servers before
+/// they start.
 /// </summary>
 /// <remarks>
 /// Memory: per node, the runtime's own state (its link-state database keeps 5 bytes per server
@@ -20,7 +23,7 @@ namespace CamCube.Testing;
 /// link-state routing are shared: one <see cref="RoutingComputationCache"/> for all nodes, so a
 /// search runs once per distinct database, not once per node.
 /// </remarks>
-public sealed class SimulatedCube
+public sealed class SimulatedCube : ITestCube
 {
     private readonly Node?[] _nodes;
     private readonly FaultInjectingTransport?[] _faults;
@@ -29,7 +32,7 @@ public sealed class SimulatedCube
     private readonly KeySpace _keySpace;
     private readonly RoutingComputationCache? _routingComputations;
 
-    /// <summary>Creates the engine, the network and the packet pool of a cube; no node runs until <see cref="StartAll"/>.</summary>
+    /// <summary>Creates the engine, the network and the packet pool of a cube; no node runs until <see cref="StartAll"/> (<see cref="Start"/> does both).</summary>
     /// <param name="shape">The torus.</param>
     /// <param name="configure">Called with every node (also a restarted one) before it starts, to register services.</param>
     /// <param name="options">Settings; defaults if null.</param>
@@ -47,6 +50,24 @@ public sealed class SimulatedCube
         _liveServers = new ReachabilityView(shape);
         _keySpace = KeySpace.For(shape);
         _routingComputations = Options.ShareRoutingComputations ? new RoutingComputationCache(shape) : null;
+    }
+
+    /// <summary>Gets the virtual time since the cube was made.</summary>
+    public TimeSpan Elapsed => Engine.Elapsed;
+
+    /// <summary>Gets the nodes of the live servers, in server index order.</summary>
+    public IEnumerable<Node> LiveNodes
+    {
+        get
+        {
+            for (var i = 0; i < _nodes.Length; i++)
+            {
+                if (_nodes[i] is { } node && _liveServers.IsReachable(Shape.CoordinateAt(i)))
+                {
+                    yield return node;
+                }
+            }
+        }
     }
 
     /// <summary>Gets the settings.</summary>
@@ -73,6 +94,22 @@ public sealed class SimulatedCube
     /// <summary>Gets the node at <paramref name="server"/>: the newest one after a restart.</summary>
     /// <exception cref="InvalidOperationException">No node was started there.</exception>
     public Node this[Coordinate server] => _nodes[Shape.IndexOf(server)] ?? throw new InvalidOperationException($"No node was started at {server}.");
+
+    /// <summary>
+    /// Creates and starts a cube: one node per server, each passed to <paramref name="configure"/>
+    /// (to register services) before it starts; returns when every link is up and the routes have
+    /// settled (<see cref="SimulatedCubeOptions.SettleTime"/>).
+    /// </summary>
+    /// <param name="shape">The torus.</param>
+    /// <param name="configure">Called with every node (also a restarted one) before it starts, to register services.</param>
+    /// <param name="options">Settings; defaults if null.</param>
+    /// <exception cref="TimeoutException">The links did not all come up within 10 virtual seconds.</exception>
+    public static SimulatedCube Start(TorusShape shape, Action<Node>? configure = null, SimulatedCubeOptions? options = null)
+    {
+        var cube = new SimulatedCube(shape, configure, options);
+        cube.StartAll();
+        return cube;
+    }
 
     /// <summary>
     /// Creates, configures and starts a node on every live server that has none, runs until every
@@ -128,6 +165,19 @@ public sealed class SimulatedCube
         _liveServers.SetReachable(server, reachable: true);
         return StartNode((int)Shape.IndexOf(server));
     }
+
+    /// <summary>Runs every event due at the current virtual time, also those they post for now.</summary>
+    public void RunUntilIdle() => Engine.Run(Engine.Elapsed);
+
+    /// <summary>Runs for <paramref name="duration"/> of virtual time.</summary>
+    public void RunFor(TimeSpan duration) => Engine.RunFor(duration);
+
+    /// <summary>
+    /// Runs until <paramref name="condition"/> holds or <paramref name="timeout"/> of virtual time
+    /// passes from now; returns whether it held. (<see cref="SimulationEngine.RunUntil"/> takes an
+    /// absolute limit instead.)
+    /// </summary>
+    public bool RunUntil(Func<bool> condition, TimeSpan timeout) => Engine.RunUntil(condition, Engine.Elapsed + timeout);
 
     /// <summary>Gets the true root of <paramref name="key"/>: the first live server of its walk (camcubeos 3.2).</summary>
     public Coordinate TrueRoot(KeyCoordinate key) =>

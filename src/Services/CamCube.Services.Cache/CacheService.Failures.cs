@@ -61,6 +61,12 @@ public sealed partial class CacheService : IOwnershipObserver
     /// </summary>
     private void WatchRoot(ReadOnlySpan<byte> key, Coordinate root)
     {
+        if (root == Node.Self && _everyServerReachable)
+        {
+            // Every server reachable: this root is the key's home (no hash needed to know it).
+            return;
+        }
+
         var coordinate = Node.KeySpace.KeyCoordinateOf(CacheKeys.MemId(key));
         if (root == Node.Self && coordinate.Home == Node.Self)
         {

@@ -55,6 +55,24 @@ internal sealed class ApiProbeService() : ServiceBase(Id, "api-probe"), IOwnersh
         return Node.RouteToServer(packet, server);
     }
 
+    /// <summary>
+    /// On the loop: sends <paramref name="count"/> datagrams to <paramref name="server"/> in one turn and
+    /// returns how many were queued and how many found the queue full, then the queue's depth and
+    /// whether <paramref name="link"/> has room, read at once.
+    /// </summary>
+    public (int Queued, int Full, int Depth, bool Room) Burst(Coordinate server, LinkDirection link, int count)
+    {
+        var (queued, full) = (0, 0);
+        for (var i = 0; i < count; i++)
+        {
+            var status = SendDatagram(server, (byte)i);
+            queued += status == RouteStatus.Queued ? 1 : 0;
+            full += status == RouteStatus.DroppedQueueFull ? 1 : 0;
+        }
+
+        return (queued, full, Node.QueuedPacketCount, Node.HasLinkRoom(link));
+    }
+
     /// <inheritdoc/>
     public void OnDropped(in DroppedPacket drop) =>
         Drops.Add((drop.Reason, drop.DroppedAt, drop.Destination, drop.HopCount, drop.PayloadLength, drop.PayloadPrefix.ToArray()));

@@ -72,7 +72,7 @@ internal sealed class ConsistencyScenario
     }
 
     private void Await(HistoryRequest request) =>
-        Assert.True(_cube.Engine.RunUntil(() => request.CompletedAt != TimeSpan.MaxValue, _cube.Engine.Elapsed + TimeSpan.FromSeconds(10)), $"warm-up request did not complete: {request}");
+        Assert.True(_cube.RunUntil(() => request.CompletedAt != TimeSpan.MaxValue, TimeSpan.FromSeconds(10)), $"warm-up request did not complete: {request}");
 
     private void IssueNext(int client)
     {

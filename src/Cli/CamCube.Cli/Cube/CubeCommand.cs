@@ -73,7 +73,8 @@ internal static partial class CubeCommand
             throw new UsageException($"cube up: {shape} has {shape.ServerCount} servers; a cube on one machine runs at most 1000 (use the simulator for more).");
         }
 
-        var heartbeat = reader.Int("--heartbeat-ms", 100, 1, 60_000);
+        var defaults = new CubeOptions { Shape = shape };
+        var heartbeat = reader.Int("--heartbeat-ms", (int)defaults.HeartbeatInterval.TotalMilliseconds, 1, 60_000);
         var program = reader.Single("--node") is { } node ? NodeProgram(node) : null;
         if (program is not null && reader.Flag("--in-process"))
         {
@@ -87,8 +88,8 @@ internal static partial class CubeCommand
             BasePort = reader.Int("--base-port", Hosting.CamCubeNodeOptions.DefaultBasePort, 1, 65_535 - (int)shape.ServerCount),
             MemcachedBasePort = reader.Flag("--no-memcached") || program is not null ? null : reader.Int("--memcached-port", 11_211, 1, 65_535 - (int)shape.ServerCount),
             InProcess = reader.Flag("--in-process"),
-            HeartbeatMilliseconds = heartbeat,
-            TimeoutMilliseconds = reader.Int("--timeout-ms", heartbeat * 7 / 2, heartbeat + 1, 600_000),
+            HeartbeatInterval = TimeSpan.FromMilliseconds(heartbeat),
+            HeartbeatTimeout = reader.Single("--timeout-ms") is null ? null : TimeSpan.FromMilliseconds(reader.Int("--timeout-ms", 0, heartbeat + 1, 600_000)),
         };
         return (options, reader);
     }

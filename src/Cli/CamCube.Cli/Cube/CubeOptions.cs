@@ -15,9 +15,11 @@ internal sealed record CubeOptions
     /// <summary>Gets the node program every node runs (a .dll run with dotnet, or an executable), or null for the built-in node.</summary>
     public string? NodeProgram { get; init; }
 
-    public int HeartbeatMilliseconds { get; init; } = 100;
+    /// <summary>Gets the nodes' heartbeat interval (default: the node's own, <see cref="Hosting.CamCubeNodeOptions.HeartbeatInterval"/>).</summary>
+    public TimeSpan HeartbeatInterval { get; init; } = new Hosting.CamCubeNodeOptions().HeartbeatInterval;
 
-    public int TimeoutMilliseconds { get; init; } = 350;
+    /// <summary>Gets the nodes' link timeout; null: the node's own rule (<see cref="Hosting.CamCubeNodeOptions.HeartbeatTimeoutIntervals"/> intervals).</summary>
+    public TimeSpan? HeartbeatTimeout { get; init; }
 
     /// <summary>Gets an id the detached supervisor reports, so `cube up --detach` knows it is talking to its own cube.</summary>
     public string? Instance { get; init; }

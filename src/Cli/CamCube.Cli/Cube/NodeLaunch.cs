@@ -19,8 +19,8 @@ internal static class NodeLaunch
         BasePort = cube.BasePort,
         KeyFile = layout.KeyFile,
         ControlSocket = layout.NodeSocket(self),
-        HeartbeatInterval = TimeSpan.FromMilliseconds(cube.HeartbeatMilliseconds),
-        HeartbeatTimeout = TimeSpan.FromMilliseconds(cube.TimeoutMilliseconds),
+        HeartbeatInterval = cube.HeartbeatInterval,
+        HeartbeatTimeout = cube.HeartbeatTimeout,
     };
 
     /// <summary>The memcached front-end of the node at <paramref name="self"/>, or null when the cube runs none.</summary>
@@ -37,7 +37,11 @@ internal static class NodeLaunch
         yield return Setting(nameof(options.KeyFile), options.KeyFile!);
         yield return Setting(nameof(options.ControlSocket), options.ControlSocket!);
         yield return Setting(nameof(options.HeartbeatInterval), options.HeartbeatInterval.ToString("c", CultureInfo.InvariantCulture));
-        yield return Setting(nameof(options.HeartbeatTimeout), options.HeartbeatTimeout!.Value.ToString("c", CultureInfo.InvariantCulture));
+        if (options.HeartbeatTimeout is { } timeout)
+        {
+            yield return Setting(nameof(options.HeartbeatTimeout), timeout.ToString("c", CultureInfo.InvariantCulture));
+        }
+
         yield return Setting(nameof(options.ExitWithStdin), "true");
         if (Memcached(self, cube) is { } memcached)
         {

@@ -27,6 +27,23 @@ public interface IExtendedRouter
     RouteStatus Route(Packet packet, ushort w = 0);
 
     /// <summary>
+    /// Sends a new packet from <paramref name="from"/> instead of this server's own key coordinate:
+    /// writes its header (this service, this source, key destination <paramref name="from"/>); if this
+    /// server is responsible for <paramref name="from"/> (its root), F is asked here with it as the
+    /// current coordinate, otherwise the packet goes to its root first, where F is asked (for example
+    /// a multicast tree rooted at a key, or a server standing in for a failed one). The router owns the packet afterwards.
+    /// </summary>
+    RouteStatus Route(Packet packet, KeyCoordinate from);
+
+    /// <summary>
+    /// Removes the queue <paramref name="queueId"/> added with <see cref="AddQueue"/>: the packets waiting
+    /// in it are dropped (counted as <see cref="DropReason.Shutdown"/>), and a later <see cref="IRoutingProtocol.Classify"/>
+    /// that names it drops its packet. Returns false if no such queue was added.
+    /// </summary>
+    /// <exception cref="ArgumentException"><paramref name="queueId"/> is 0: the default queue stays.</exception>
+    bool RemoveQueue(int queueId);
+
+    /// <summary>
     /// Hands a packet back after the service inspected it at a hop: if this server is responsible
     /// for the packet's current destination, F is asked for the next key coordinates; otherwise it
     /// continues towards that destination. The router owns the packet afterwards, whatever the status (see <see cref="RouteStatus"/>).

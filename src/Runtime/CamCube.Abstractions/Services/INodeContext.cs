@@ -50,6 +50,19 @@ public interface INodeContext
     /// <summary>Gets whether this node has a link in <paramref name="link"/> and it is up.</summary>
     bool IsLinkUp(LinkDirection link);
 
+    /// <summary>
+    /// Gets whether <paramref name="link"/> can take a frame now (camcubeos 3.3: the link's one packet
+    /// slot is empty): the link is up and its transport has room. A service that paces what it makes
+    /// in <see cref="IService.Poll"/> reads this; the node polls a link only when it has room.
+    /// </summary>
+    bool HasLinkRoom(LinkDirection link);
+
+    /// <summary>Gets how many packets of this service wait at this node: its send queue and its extended-routing queues.</summary>
+    int QueuedPacketCount { get; }
+
+    /// <summary>Gets the capacity of this service's send queue here, in packets: a route or send call past it drops the packet and returns <see cref="RouteStatus.DroppedQueueFull"/>.</summary>
+    int SendQueuePacketsMax { get; }
+
     /// <summary>Rents a packet from the node's pool; the caller owns it until it routes, sends or releases it.</summary>
     Packet CreatePacket();
 

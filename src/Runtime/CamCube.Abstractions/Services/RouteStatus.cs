@@ -4,7 +4,7 @@ namespace CamCube.Services;
 /// <remarks>
 /// The ownership rule of every route and send call (<see cref="INodeContext.RouteToKey(Packets.Packet, KeyCoordinate)"/>,
 /// <see cref="INodeContext.RouteToServer"/>, <see cref="INodeContext.Reroute"/>, <see cref="INodeContext.SendToNeighbor"/>,
-/// <see cref="IExtendedRouter.Route"/>, <see cref="IExtendedRouter.Continue"/>): the call takes the packet
+/// <see cref="IExtendedRouter.Route(Packets.Packet, ushort)"/>, <see cref="IExtendedRouter.Continue"/>): the call takes the packet
 /// whatever status it returns. After a drop the node has already counted and released it, so the caller
 /// never touches the packet again, not even to release it. To send again after a drop, rent a new packet.
 /// </remarks>

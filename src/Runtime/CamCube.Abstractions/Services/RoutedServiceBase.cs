@@ -6,7 +6,7 @@ namespace CamCube.Services;
 /// A base for services with their own routing protocol on the extended routing service
 /// (symbiotic-routing 5 and 7): implement <see cref="F"/> (and <see cref="Classify"/> for several
 /// queues), inspect packets at every hop by implementing <see cref="IHopInspector"/>, and send with
-/// <see cref="IExtendedRouter.Route"/> and <see cref="IExtendedRouter.Transmit"/> on <see cref="Router"/>.
+/// <see cref="IExtendedRouter.Route(Packet, ushort)"/> and <see cref="IExtendedRouter.Transmit"/> on <see cref="Router"/>.
 /// </summary>
 public abstract class RoutedServiceBase : ServiceBase, IRoutingProtocol
 {

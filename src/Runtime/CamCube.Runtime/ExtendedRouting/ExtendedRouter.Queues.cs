@@ -296,13 +296,19 @@ internal sealed partial class ExtendedRouter
     {
         foreach (var queue in _queues)
         {
-            _orphans.Clear();
-            queue.Packets.DrainAll(_orphans);
-            foreach (var packet in _orphans)
-            {
-                ReleaseSet(DetachSet(packet));
-                _node.DropQuietly(packet, reason);
-            }
+            Release(queue, reason);
+        }
+    }
+
+    /// <summary>Releases every packet waiting in <paramref name="queue"/>, counted under <paramref name="reason"/>.</summary>
+    private void Release(RouterQueue queue, DropReason reason)
+    {
+        _orphans.Clear();
+        queue.Packets.DrainAll(_orphans);
+        foreach (var packet in _orphans)
+        {
+            ReleaseSet(DetachSet(packet));
+            _node.DropQuietly(packet, reason);
         }
 
         _orphans.Clear();

@@ -72,12 +72,12 @@ internal sealed partial class ExtendedRouter : IExtendedRouter
             throw new ArgumentException($"Queue id {queueId} of {_slot.Service.Name} is negative or already added.", nameof(queueId));
         }
 
-        if (options.Weight is < 1 or > 1_000 || options.QueueTimeMax <= TimeSpan.Zero)
+        if (options.Weight is < 1 or > 1_000 || options.QueueTimeMax <= TimeSpan.Zero || options.PacketsMax < 0)
         {
-            throw new ArgumentOutOfRangeException(nameof(options), options, "A queue's weight is from 1 to 1,000 and its time limit is positive.");
+            throw new ArgumentOutOfRangeException(nameof(options), options, "A queue's weight is from 1 to 1,000, its time limit is positive and its capacity is not negative.");
         }
 
-        var queue = new RouterQueue(queueId, options, _node.Options.SendQueuePacketsMax, _node.TimeProvider);
+        var queue = new RouterQueue(queueId, options, options.PacketsMax > 0 ? options.PacketsMax : _slot.Queue.PacketsMax, _node.TimeProvider);
         Array.Copy(_virtualTime, queue.Pass, _virtualTime.Length);
         _queues.Add(queue);
         _onlyQueue = _queues.Count == 1 ? queue : null;
@@ -96,6 +96,45 @@ internal sealed partial class ExtendedRouter : IExtendedRouter
         packet.StampHeader(_slot.Id, DestinationKind.Key, _node.HopLimit, _node.Self, current);
         packet.ArrivalLink = null;
         return Evaluate(packet, current);
+    }
+
+    public RouteStatus Route(Packet packet, KeyCoordinate from)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        if (!_node.IsRunning || !_slot.Registered)
+        {
+            _node.DropQuietly(packet, DropReason.Shutdown);
+            return RouteStatus.DroppedInvalid;
+        }
+
+        if (!_node.Shape.Contains(from.Home))
+        {
+            _node.DropWithLog(packet, DropReason.Malformed, $"{_slot.Service.Name} routed from {from}, outside the torus {_node.Shape}");
+            return RouteStatus.DroppedInvalid;
+        }
+
+        packet.StampHeader(_slot.Id, DestinationKind.Key, _node.HopLimit, _node.Self, from);
+        packet.ArrivalLink = null;
+        return Arrived(packet, _node.Routes.TryGetRoot(_node.KeySpace, from, out var root) && root == _node.Self);
+    }
+
+    public bool RemoveQueue(int queueId)
+    {
+        if (queueId == 0)
+        {
+            throw new ArgumentException($"The default queue of {_slot.Service.Name} (id 0) cannot be removed.", nameof(queueId));
+        }
+
+        var queue = FindQueue(queueId);
+        if (queue is null)
+        {
+            return false;
+        }
+
+        Release(queue, DropReason.Shutdown);
+        _queues.Remove(queue);
+        _onlyQueue = _queues.Count == 1 ? _queues[0] : null;
+        return true;
     }
 
     public RouteStatus Continue(Packet packet)
