@@ -16,7 +16,7 @@ public sealed class CounterService : MessagingServiceBase
     /// <summary>How many servers after the root keep a copy of each counter.</summary>
     public const int CopiesMax = 2;
 
-    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(2);
+    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(5);
     private readonly Dictionary<string, CounterValue> _counters = new(StringComparer.Ordinal);
 
     /// <summary>Creates the service and its handlers: increments and reads at the root, copies beside it.</summary>
