@@ -47,4 +47,28 @@ public class ExtendedRouterApiTests
         Assert.False(router.RemoveQueue(1));
         Assert.Throws<ArgumentException>(() => router.RemoveQueue(0));
     }
+
+    [Fact]
+    public void RoutingQueueRefusesPacketsPastItsOwnCapacityAsQueueFull()
+    {
+        var cube = InMemoryCube.Start(s_shape, n => n.Register(new RoutedProbeService()));
+        var node = cube[s_sender];
+        var probe = node.GetService<RoutedProbeService>()!;
+        probe.PublicRouter.AddQueue(1, new RoutingQueueOptions(TimeSpan.FromMinutes(1), PacketsMax: 5));
+        var fullBefore = node.Counters.Dropped(DropReason.QueueFull);
+
+        var statuses = Enumerable.Range(0, 20)
+            .Select(_ => probe.SendFrom(KeyCoordinate.At(s_sender, 1), new KeyCoordinate(1, 0, 0, 3), queue: 1))
+            .ToList();
+
+        // What the link takes at once leaves the queue; the rest waits, at most five, and past that is refused.
+        var accepted = statuses.Count(s => s == RouteStatus.Queued);
+        var refused = statuses.Count(s => s == RouteStatus.DroppedQueueFull);
+        Assert.Equal(5, probe.PublicRouter.QueuedCount);
+        Assert.Equal(20, accepted + refused);
+        Assert.InRange(refused, 1, 15);
+        Assert.Equal(fullBefore + refused, node.Counters.Dropped(DropReason.QueueFull));
+        cube.RunUntilIdle();
+        Assert.Equal(accepted, cube[new Coordinate(1, 0, 0)].GetService<RoutedProbeService>()!.Arrivals);
+    }
 }
