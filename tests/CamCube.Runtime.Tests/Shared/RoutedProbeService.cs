@@ -9,7 +9,7 @@ namespace CamCube.Runtime.Tests.Shared;
 /// for which coordinate; the target's root records the arrival.
 /// </summary>
 /// <remarks>Payload: stage (0 before F, 1 after), target key coordinate (8 bytes), queue id (1).</remarks>
-internal sealed class RoutedProbeService() : RoutedServiceBase(Id, "routed-probe"), IHopInspector
+internal sealed class RoutedProbeService() : RoutedServiceBase(Id, "routed-probe"), IHopInspector, IDropObserver
 {
     public const ushort Id = 0x0701;
 
@@ -18,6 +18,9 @@ internal sealed class RoutedProbeService() : RoutedServiceBase(Id, "routed-probe
 
     /// <summary>Gets how many packets arrived at their target here.</summary>
     public int Arrivals { get; private set; }
+
+    /// <summary>Gets why each of this service's packets sent from here was dropped, as the drop notices said.</summary>
+    public List<DropReason> Drops { get; } = [];
 
     /// <summary>Gets the router, for the test to call its API directly.</summary>
     public IExtendedRouter PublicRouter => Router;
@@ -57,4 +60,7 @@ internal sealed class RoutedProbeService() : RoutedServiceBase(Id, "routed-probe
 
         return HopAction.Route;
     }
+
+    /// <inheritdoc/>
+    public void OnDropped(in DroppedPacket drop) => Drops.Add(drop.Reason);
 }
