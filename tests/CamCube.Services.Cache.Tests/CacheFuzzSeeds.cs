@@ -1,3 +1,5 @@
+using CamCube.Testing;
+
 namespace CamCube.Services.Cache.Tests;
 
 /// <summary>
@@ -5,7 +7,7 @@ namespace CamCube.Services.Cache.Tests;
 /// the cache writes it, a value in two fragments, and broken lengths, made with the cache's own
 /// encoder. They live here, beside the cache's internals, so the fuzz driver needs no access to them.
 /// Each input is a series of records: a control byte (bits 0-2 the link, bit 3 to a key coordinate),
-/// a 2-byte big-endian length and the body (the layout of CamCube.Fuzz's InputRecords).
+/// a 2-byte big-endian length and the body (<see cref="KeptFuzzSeeds.Join"/>).
 /// </summary>
 internal static class CacheFuzzSeeds
 {
@@ -18,21 +20,21 @@ internal static class CacheFuzzSeeds
         // Node 0 (0,0,0) receives; a request from its +x neighbour (1,0,0).
         var link = (byte)LinkDirection.PlusX;
         var toKey = (byte)(link | ToKey);
-        yield return ("set-at-root", Join((toKey, Message(CacheMessageType.Request, RouteStage.Primary, CacheOperation.Set, "value"u8.ToArray()))));
-        yield return ("set-then-get", Join(
+        yield return ("set-at-root", KeptFuzzSeeds.Join((toKey, Message(CacheMessageType.Request, RouteStage.Primary, CacheOperation.Set, "value"u8.ToArray()))));
+        yield return ("set-then-get", KeptFuzzSeeds.Join(
             (toKey, Message(CacheMessageType.Request, RouteStage.Primary, CacheOperation.Set, "value"u8.ToArray())),
             (toKey, Message(CacheMessageType.Request, RouteStage.Source, CacheOperation.Get, []))));
-        yield return ("get-at-secondary", Join((toKey, Message(CacheMessageType.Request, RouteStage.Secondary, CacheOperation.Get, []))));
-        yield return ("two-fragments", Join(
+        yield return ("get-at-secondary", KeptFuzzSeeds.Join((toKey, Message(CacheMessageType.Request, RouteStage.Secondary, CacheOperation.Get, []))));
+        yield return ("two-fragments", KeptFuzzSeeds.Join(
             (toKey, Message(CacheMessageType.Request, RouteStage.Primary, CacheOperation.Set, "abc"u8.ToArray(), valueLength: 6, offset: 0)),
             (toKey, Message(CacheMessageType.Request, RouteStage.Primary, CacheOperation.Set, "def"u8.ToArray(), valueLength: 6, offset: 3))));
-        yield return ("response", Join((link, Message(CacheMessageType.Response, RouteStage.Primary, CacheOperation.Get, "value"u8.ToArray()))));
-        yield return ("invalidate", Join((link, Message(CacheMessageType.Invalidate, RouteStage.Primary, CacheOperation.Delete, []))));
-        yield return ("flush-and-ack", Join(
+        yield return ("response", KeptFuzzSeeds.Join((link, Message(CacheMessageType.Response, RouteStage.Primary, CacheOperation.Get, "value"u8.ToArray()))));
+        yield return ("invalidate", KeptFuzzSeeds.Join((link, Message(CacheMessageType.Invalidate, RouteStage.Primary, CacheOperation.Delete, []))));
+        yield return ("flush-and-ack", KeptFuzzSeeds.Join(
             (link, Message(CacheMessageType.Flush, RouteStage.Primary, 0, [])),
             (link, Message(CacheMessageType.FlushAck, RouteStage.Primary, 0, []))));
-        yield return ("incr", Join((toKey, Message(CacheMessageType.Request, RouteStage.Primary, CacheOperation.Increment, []))));
-        yield return ("short", Join((toKey, [1, 1, 2])));
+        yield return ("incr", KeptFuzzSeeds.Join((toKey, Message(CacheMessageType.Request, RouteStage.Primary, CacheOperation.Increment, []))));
+        yield return ("short", KeptFuzzSeeds.Join((toKey, [1, 1, 2])));
     }
 
     private static byte[] Message(CacheMessageType type, RouteStage stage, CacheOperation operation, byte[] value, int valueLength = -1, int offset = 0)
@@ -47,7 +49,4 @@ internal static class CacheFuzzSeeds
         value.CopyTo(p, CacheMessage.FixedBytes + key.Length);
         return p;
     }
-
-    private static byte[] Join(params (byte Control, byte[] Body)[] records) =>
-        [.. records.SelectMany(r => new[] { r.Control, (byte)(r.Body.Length >> 8), (byte)r.Body.Length }.Concat(r.Body))];
 }
