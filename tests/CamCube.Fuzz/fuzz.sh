@@ -49,8 +49,8 @@ assemblies() {
     udp) echo CamCube.Transport.Udp.dll ;;
     packet) echo CamCube.Abstractions.dll CamCube.Runtime.dll CamCube.Services.Cache.dll CamCube.Services.Diagnostics.dll ;;
     cache) echo CamCube.Services.Cache.dll ;;
-    control) echo camcube.dll ;;
-    node-settings) echo camcube.dll CamCube.Transport.Udp.dll CamCube.Abstractions.dll ;;
+    control) echo CamCube.Hosting.dll ;;
+    node-settings) echo camcube.dll CamCube.Hosting.dll CamCube.Transport.Udp.dll CamCube.Abstractions.dll ;;
     cluster-key) echo CamCube.Transport.Udp.dll ;;
     cube-options) echo camcube.dll CamCube.Abstractions.dll ;;
     *) echo "fuzz.sh: no assemblies listed for target '$1'" >&2; return 1 ;;
