@@ -69,11 +69,17 @@ public sealed partial class UdpLinkTransport
     }
 
     /// <summary>
-    /// Checks one datagram in the order that costs least for hostile input, and posts its frames.
-    /// Internal for the fuzzer, which must see what <see cref="OnDatagram"/> would count as malformed.
+    /// Handles one datagram as if the socket had read it from <paramref name="from"/>: checks it in the
+    /// order that costs least for hostile input (sender, header, replay window, tag, frames), counts what
+    /// it drops, and posts its frames or credit to the loop. The socket's receive path calls it; tools
+    /// that drive the receive path without a socket (the fuzz driver) call it too. An exception from it
+    /// is a bug: the socket's path counts one as a malformed datagram, here it reaches the caller.
     /// </summary>
-    internal void HandleDatagram(Span<byte> datagram, SocketAddress from)
+    /// <param name="datagram">The datagram as it came off the wire; opened (decrypted) in place.</param>
+    /// <param name="from">The address the datagram came from.</param>
+    public void HandleDatagram(Span<byte> datagram, SocketAddress from)
     {
+        ArgumentNullException.ThrowIfNull(from);
         if (!IsNeighbourAddress(from))
         {
             Interlocked.Increment(ref _droppedUnknownSender);

@@ -1,5 +1,4 @@
 using System.Net;
-using System.Security.Cryptography;
 using CamCube.Packets;
 using CamCube.Runtime.Loops;
 using CamCube.Transport;
@@ -12,7 +11,9 @@ namespace CamCube.Fuzz.Targets;
 /// from (1,0,0) or (2,0,0) or a stranger, handed to the transport's receive path
 /// (<see cref="UdpLinkTransport.HandleDatagram"/>) as its socket would. A record the control byte
 /// marks as sealed is the header and plaintext body, sealed here with the sender's real key, so the
-/// fuzzer also reaches what follows authentication (frames, credit, the replay window). Dropping a
+/// fuzzer also reaches what follows authentication (frames, credit, the replay window); the seal is
+/// the transport's public <see cref="UdpDatagramSealer"/>, and the kept seeds are made with its own
+/// header writer by tests/CamCube.Transport.Udp.Tests (UdpFuzzSeeds). Dropping a
 /// datagram is the documented rejection; an exception is a finding (the real receive path would
 /// only count it as malformed).
 /// </summary>
@@ -70,45 +71,6 @@ public sealed class UdpDatagramTarget : IFuzzTarget
         }
     }
 
-    /// <summary>The seeds: valid datagrams from both neighbours, a credit datagram, a replay, forgeries and truncations.</summary>
-    public static IEnumerable<(string Target, string Name, byte[] Bytes)> Seeds()
-    {
-        var frame = PacketHeaderTarget.Frame(0x0010, DestinationKind.Server, new Coordinate(1, 0, 0), new Coordinate(0, 0, 0), [1, 2, 3, 4]);
-        var frames = LengthPrefixed(frame, frame);
-        var valid = Header(0, LinkDirection.MinusX, 1_000, credit: 0, frames);
-        yield return ("udp", "frames-sealed", InputRecords.Join((Sealed, valid)));
-        yield return ("udp", "frames-from-minus-x", InputRecords.Join((Sealed | FromMinusX, Header(0, LinkDirection.PlusX, 5, credit: 3, frames))));
-        yield return ("udp", "credit-only", InputRecords.Join((Sealed, Header(UdpDatagram.KindCredit, LinkDirection.MinusX, 7, credit: 1_000, []))));
-        yield return ("udp", "replayed", InputRecords.Join((Sealed, valid), (Sealed, valid)));
-        yield return ("udp", "bad-tag", InputRecords.Join((0, [.. valid, .. new byte[UdpDatagram.TagSizeBytes]])));
-        yield return ("udp", "stranger", InputRecords.Join((Sealed | FromStranger, valid)));
-        yield return ("udp", "truncated-frame", InputRecords.Join((Sealed, Header(0, LinkDirection.MinusX, 9, credit: 0, [0, 40, 1, 2]))));
-        yield return ("udp", "empty", InputRecords.Join((0, [])));
-    }
-
-    /// <summary>A datagram's header and plaintext credit, then <paramref name="frames"/>, ready to seal.</summary>
-    private static byte[] Header(byte kind, LinkDirection senderLink, ulong counter, ulong credit, byte[] frames)
-    {
-        var datagram = new byte[UdpDatagram.FramesOffset + frames.Length];
-        UdpDatagram.WriteHeader(datagram, senderLink, counter, kind);
-        UdpDatagram.WriteCredit(datagram, credit);
-        frames.CopyTo(datagram, UdpDatagram.FramesOffset);
-        return datagram;
-    }
-
-    private static byte[] LengthPrefixed(params byte[][] frames)
-    {
-        var body = new List<byte>();
-        foreach (var f in frames)
-        {
-            body.Add((byte)(f.Length >> 8));
-            body.Add((byte)f.Length);
-            body.AddRange(f);
-        }
-
-        return [.. body];
-    }
-
     private static (Coordinate Sender, IPEndPoint From) Sender(byte control)
     {
         var sender = (control & FromMinusX) != 0 ? new Coordinate(2, 0, 0) : new Coordinate(1, 0, 0);
@@ -119,17 +81,14 @@ public sealed class UdpDatagramTarget : IFuzzTarget
     /// <summary>Seals header, credit and frames as <paramref name="sender"/> would on the link its header names; too short to seal, it goes as it is.</summary>
     private static byte[] Seal(ArraySegment<byte> body, Coordinate sender)
     {
-        if (body.Count < UdpDatagram.FramesOffset)
+        if (body.Count < UdpDatagramSealer.UnsealedBytesMin)
         {
             return body.ToArray();
         }
 
-        var datagram = new byte[body.Count + UdpDatagram.TagSizeBytes];
-        body.CopyTo(datagram);
-        var senderLink = datagram[UdpDatagram.SenderLinkOffset] < LinkDirections.Count ? (LinkDirection)datagram[UdpDatagram.SenderLinkOffset] : LinkDirection.PlusX;
-        using var aead = new AesGcm(LinkKeys.Derive(s_key.Bytes, s_shape, sender, senderLink, s_victim), UdpDatagram.TagSizeBytes);
-        UdpDatagram.Seal(aead, datagram, body.Count - UdpDatagram.FramesOffset);
-        return datagram;
+        var named = body[UdpDatagramSealer.SenderLinkOffset];
+        var senderLink = named < LinkDirections.Count ? (LinkDirection)named : LinkDirection.PlusX;
+        return new UdpDatagramSealer(s_key, s_shape, sender, s_victim).Seal(body, senderLink);
     }
 
     /// <summary>Takes what the transport delivers and releases it.</summary>
