@@ -152,6 +152,11 @@ public interface INodeContext
     /// default 65,536; the caller decides, for example by answering "busy").
     /// </returns>
     /// <exception cref="ArgumentNullException"><paramref name="callback"/> is null.</exception>
+    /// <remarks>
+    /// Thread-safe for a node whose event loop runs on a thread of its own (a UDP node). The test
+    /// cubes in virtual time are driven from the test's thread and are not thread-safe (a simulated
+    /// cube's nodes share one engine): there, post only from the thread that drives the cube.
+    /// </remarks>
     bool TryPost(Action<object?> callback, object? state);
 
     /// <summary>Queues <paramref name="action"/> to run on the node's event loop in a later turn. Thread-safe; see <see cref="TryPost"/>.</summary>
