@@ -34,8 +34,26 @@ internal sealed record DriverOptions
     /// <summary>Gets the first etcd member's client port (peer ports are 10 above the client ports).</summary>
     public int EtcdPortBase { get; init; } = 23790;
 
-    /// <summary>Gets the store's memcached front-ends.</summary>
+    /// <summary>Gets the store's memcached front-ends, when the cube runs already.</summary>
     public IReadOnlyList<IPEndPoint> StoreFrontEnds { get; init; } = [];
+
+    /// <summary>Gets the CLI (camcube.dll) that starts a cube for the store, or null to use <see cref="StoreFrontEnds"/>.</summary>
+    public string? CubeCli { get; init; }
+
+    /// <summary>Gets the shape of the cube the driver starts.</summary>
+    public string CubeShape { get; init; } = "3x3x3";
+
+    /// <summary>Gets the UDP base port of the cube the driver starts.</summary>
+    public int CubePortBase { get; init; } = 25300;
+
+    /// <summary>Gets the <c>cube up</c> option that sets the store front-ends' first port.</summary>
+    public string StorePortOption { get; init; } = "--kv-port";
+
+    /// <summary>Gets the first store front-end's port on the cube the driver starts (node i: this + i).</summary>
+    public int StorePortBase { get; init; } = 25500;
+
+    /// <summary>Gets further <c>cube up</c> arguments.</summary>
+    public IReadOnlyList<string> CubeArguments { get; init; } = [];
 
     /// <summary>Gets the store's durability as the result sheet states it.</summary>
     public string StoreDurability { get; init; } = StoreDurabilityDefault;
@@ -65,9 +83,10 @@ internal sealed record DriverOptions
     {
         var targets = List(arguments, "targets", "etcd,store", text => text is "etcd" or "store" ? text : throw new FormatException($"--targets: unknown target '{text}' (etcd, store)"));
         var frontEnds = List(arguments, "store-frontends", "", ParseEndPoint);
-        if (targets.Contains("store") && frontEnds.Count == 0)
+        var cli = arguments.Text("cube-cli");
+        if (targets.Contains("store") && frontEnds.Count == 0 == (cli is null))
         {
-            throw new FormatException("--targets includes store: give its memcached front-ends with --store-frontends 127.0.0.1:11311,127.0.0.1:11312,...");
+            throw new FormatException("--targets includes store: give either --cube-cli path/to/camcube.dll (the driver starts a cube) or the running store's front-ends, --store-frontends 127.0.0.1:11311,...");
         }
 
         return new DriverOptions
@@ -81,6 +100,12 @@ internal sealed record DriverOptions
             EtcdExecutable = arguments.Text("etcd") ?? "etcd",
             EtcdPortBase = arguments.Int("etcd-port-base", 23790, min: 1024),
             StoreFrontEnds = frontEnds,
+            CubeCli = cli,
+            CubeShape = arguments.Text("cube-shape") ?? "3x3x3",
+            CubePortBase = arguments.Int("cube-port-base", 25300, min: 1024),
+            StorePortOption = arguments.Text("store-port-option") ?? "--kv-port",
+            StorePortBase = arguments.Int("store-port-base", 25500, min: 1024),
+            CubeArguments = (arguments.Text("cube-args") ?? "").Split(' ', StringSplitOptions.RemoveEmptyEntries),
             StoreDurability = arguments.Text("store-durability") ?? StoreDurabilityDefault,
             RunDurationMax = TimeSpan.FromMinutes(arguments.Int("minutes-max", 30)),
         };

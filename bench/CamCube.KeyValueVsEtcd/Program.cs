@@ -12,7 +12,9 @@ internal static class Program
 {
     private const string Usage = """
         usage:
-          run   [--targets etcd,store] [--store-frontends 127.0.0.1:11311,...] [--store-durability TEXT]
+          run   [--targets etcd,store] [--store-durability TEXT]
+                (--cube-cli out/camcube.dll [--cube-shape 3x3x3] [--cube-port-base 25300] [--store-port-option --kv-port]
+                 [--store-port-base 25500] [--cube-args "..."] | --store-frontends 127.0.0.1:11311,...)
                 [--sizes 128,4096] [--concurrency 1,16,64] [--ops 4000] [--seconds 8] [--keys-per-worker 16]
                 [--etcd etcd] [--etcd-port-base 23790] [--minutes-max 30]
           smoke [--etcd etcd] [--etcd-port-base 23790]   (etcd only, a few operations per cell; exit 0 when every one succeeded)
@@ -67,6 +69,7 @@ internal static class Program
         await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
             $"settings: sizes {string.Join(',', options.ValueSizes)} B, concurrency {string.Join(',', options.Concurrencies)}, at most {options.OperationsMax} ops or {options.CellDuration.TotalSeconds:F0} s per cell, {options.KeysPerWorker} keys per worker")).ConfigureAwait(false);
         EtcdCluster? cluster = null;
+        StoreCube? cube = null;
         var targets = new List<IBenchTarget>();
         try
         {
@@ -77,6 +80,12 @@ internal static class Program
                     cluster = await EtcdCluster.StartAsync(options.EtcdExecutable, options.EtcdPortBase, TimeSpan.FromSeconds(30), cancellationToken).ConfigureAwait(false);
                     await log.WriteLineAsync($"etcd: {EtcdCluster.MemberCount} members up at {string.Join(',', cluster.ClientUrls)} (data in {cluster.Directory})").ConfigureAwait(false);
                     targets.Add(new EtcdTarget(cluster.ClientUrls));
+                }
+                else if (options.CubeCli is { } cli)
+                {
+                    cube = await StoreCube.StartAsync(cli, options, cancellationToken).ConfigureAwait(false);
+                    await log.WriteLineAsync($"store: a {options.CubeShape} cube up, front-ends {cube.FrontEnds[0]}..{cube.FrontEnds[^1]}").ConfigureAwait(false);
+                    targets.Add(new MemcachedTarget(cube.FrontEnds, options.StoreDurability));
                 }
                 else
                 {
@@ -105,6 +114,11 @@ internal static class Program
             if (cluster is not null)
             {
                 await cluster.DisposeAsync().ConfigureAwait(false);
+            }
+
+            if (cube is not null)
+            {
+                await cube.DisposeAsync().ConfigureAwait(false);
             }
         }
     }
