@@ -47,6 +47,7 @@ internal static class CellRunner
             using var bound = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
             bound.CancelAfter(spec.Duration + Grace);
             var started = new int[1];
+            var cpuBefore = ServerCpu.Seconds(target.ServerProcessIds);
             var start = Stopwatch.GetTimestamp();
             var deadline = start + (long)(spec.Duration.TotalSeconds * Stopwatch.Frequency);
             var workers = new Task<WorkerTally>[clients.Length];
@@ -58,10 +59,11 @@ internal static class CellRunner
 
             var tallies = await Task.WhenAll(workers).ConfigureAwait(false);
             var seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
+            var cpu = target.ServerProcessIds.Count > 0 ? ServerCpu.Seconds(target.ServerProcessIds) - cpuBefore : double.NaN;
             cancellationToken.ThrowIfCancellationRequested();
             var latencies = tallies.SelectMany(t => t.LatenciesMicroseconds).ToList();
             return new CellResult(target.Name, spec, latencies.Count, tallies.Sum(t => t.Errors), seconds, LatencySummary.Of(latencies),
-                tallies.Select(t => t.FirstError).FirstOrDefault(e => e is not null));
+                tallies.Select(t => t.FirstError).FirstOrDefault(e => e is not null), cpu);
         }
         finally
         {

@@ -68,7 +68,7 @@ internal static class ComparisonRun
     private static string RunId() => TimeProvider.System.GetUtcNow().ToUnixTimeMilliseconds().ToString("x", CultureInfo.InvariantCulture);
 
     private static string Line(string what, CellResult r) => string.Create(CultureInfo.InvariantCulture,
-        $"[{TimeProvider.System.GetUtcNow():HH:mm:ss}] {what} {r.Target} {r.Spec.Operation} {r.Spec.ValueBytes} B c{r.Spec.Concurrency}: {r.Operations} ops in {r.Seconds:F2} s = {r.OperationsPerSecond:F0}/s, p50 {r.Latency.Median / 1000:F2} ms, p99 {r.Latency.P99 / 1000:F2} ms, {r.Errors} errors{(r.FirstError is null ? "" : $" (first: {r.FirstError})")}; load {Load()}");
+        $"[{TimeProvider.System.GetUtcNow():HH:mm:ss}] {what} {r.Target} {r.Spec.Operation} {r.Spec.ValueBytes} B c{r.Spec.Concurrency}: {r.Operations} ops in {r.Seconds:F2} s = {r.OperationsPerSecond:F0}/s, p50 {r.Latency.Median / 1000:F2} ms, p99 {r.Latency.P99 / 1000:F2} ms, server CPU {r.ServerCpuMicrosecondsPerOperation:F0} us/op, {r.Errors} errors{(r.FirstError is null ? "" : $" (first: {r.FirstError})")}; load {Load()}");
 
     private static string Load() => File.Exists("/proc/loadavg") ? File.ReadAllText("/proc/loadavg").Split(' ')[0] : "n/a";
 }

@@ -10,8 +10,10 @@ internal sealed class EtcdTarget : IBenchTarget
 
     /// <summary>Creates the target over the cluster's client URLs.</summary>
     /// <param name="clientUrls">The members' client URLs.</param>
-    public EtcdTarget(IReadOnlyList<string> clientUrls)
+    /// <param name="serverProcessIds">The members' process ids.</param>
+    public EtcdTarget(IReadOnlyList<string> clientUrls, IReadOnlyList<int> serverProcessIds)
     {
+        ServerProcessIds = serverProcessIds;
         _client = new EtcdClient(string.Join(',', clientUrls), configureChannelOptions: options => options.Credentials = ChannelCredentials.Insecure);
     }
 
@@ -20,6 +22,9 @@ internal sealed class EtcdTarget : IBenchTarget
 
     /// <inheritdoc/>
     public string Durability => EtcdCluster.Durability;
+
+    /// <inheritdoc/>
+    public IReadOnlyList<int> ServerProcessIds { get; }
 
     /// <inheritdoc/>
     public Task<IBenchClient> ConnectAsync(int worker, CancellationToken cancellationToken) =>

@@ -15,6 +15,9 @@ internal sealed class KeyValueStoreTarget(string name, IKeyValueStore store, str
     public string Durability => durability;
 
     /// <inheritdoc/>
+    public IReadOnlyList<int> ServerProcessIds => [];
+
+    /// <inheritdoc/>
     public Task<IBenchClient> ConnectAsync(int worker, CancellationToken cancellationToken) =>
         Task.FromResult<IBenchClient>(new KeyValueStoreBenchClient(store));
 

@@ -8,13 +8,17 @@ namespace CamCube.KeyValueVsEtcd;
 /// </summary>
 /// <param name="frontEnds">The front-ends' endpoints (loopback).</param>
 /// <param name="durability">How the cube makes an acknowledged write durable, for the result sheet.</param>
-internal sealed class MemcachedTarget(IReadOnlyList<IPEndPoint> frontEnds, string durability) : IBenchTarget
+/// <param name="serverProcessIds">The cube's processes (supervisor and nodes), or none when unknown.</param>
+internal sealed class MemcachedTarget(IReadOnlyList<IPEndPoint> frontEnds, string durability, IReadOnlyList<int> serverProcessIds) : IBenchTarget
 {
     /// <inheritdoc/>
     public string Name => "store";
 
     /// <inheritdoc/>
     public string Durability => durability;
+
+    /// <inheritdoc/>
+    public IReadOnlyList<int> ServerProcessIds => serverProcessIds;
 
     /// <inheritdoc/>
     public async Task<IBenchClient> ConnectAsync(int worker, CancellationToken cancellationToken) =>

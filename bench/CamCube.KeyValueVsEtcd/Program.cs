@@ -79,17 +79,17 @@ internal static class Program
                 {
                     cluster = await EtcdCluster.StartAsync(options.EtcdExecutable, options.EtcdPortBase, TimeSpan.FromSeconds(30), cancellationToken).ConfigureAwait(false);
                     await log.WriteLineAsync($"etcd: {EtcdCluster.MemberCount} members up at {string.Join(',', cluster.ClientUrls)} (data in {cluster.Directory})").ConfigureAwait(false);
-                    targets.Add(new EtcdTarget(cluster.ClientUrls));
+                    targets.Add(new EtcdTarget(cluster.ClientUrls, cluster.ProcessIds));
                 }
                 else if (options.CubeCli is { } cli)
                 {
                     cube = await StoreCube.StartAsync(cli, options, cancellationToken).ConfigureAwait(false);
                     await log.WriteLineAsync($"store: a {options.CubeShape} cube up, front-ends {cube.FrontEnds[0]}..{cube.FrontEnds[^1]}").ConfigureAwait(false);
-                    targets.Add(new MemcachedTarget(cube.FrontEnds, options.StoreDurability));
+                    targets.Add(new MemcachedTarget(cube.FrontEnds, options.StoreDurability, cube.ProcessIds));
                 }
                 else
                 {
-                    targets.Add(new MemcachedTarget(options.StoreFrontEnds, options.StoreDurability));
+                    targets.Add(new MemcachedTarget(options.StoreFrontEnds, options.StoreDurability, []));
                 }
             }
 

@@ -17,8 +17,8 @@ internal static class ResultTable
         var rule = new StringBuilder("|---|--:|--:|");
         foreach (var name in targetNames)
         {
-            header.Append(CultureInfo.InvariantCulture, $" {name} ops/s | {name} p50 / p99 ms |");
-            rule.Append("--:|--:|");
+            header.Append(CultureInfo.InvariantCulture, $" {name} ops/s | {name} p50 / p99 ms | {name} CPU µs/op |");
+            rule.Append("--:|--:|--:|");
         }
 
         foreach (var name in targetNames.Skip(1))
@@ -37,8 +37,8 @@ internal static class ResultTable
             foreach (var name in targetNames)
             {
                 line.Append(byTarget.TryGetValue(name, out var r)
-                    ? string.Create(CultureInfo.InvariantCulture, $" {r.OperationsPerSecond:N0} | {r.Latency.Median / 1000:F2} / {r.Latency.P99 / 1000:F2} |")
-                    : " - | - |");
+                    ? string.Create(CultureInfo.InvariantCulture, $" {r.OperationsPerSecond:N0} | {r.Latency.Median / 1000:F2} / {r.Latency.P99 / 1000:F2} | {Cpu(r)} |")
+                    : " - | - | - |");
             }
 
             var baseline = byTarget.GetValueOrDefault(targetNames[0]);
@@ -55,6 +55,9 @@ internal static class ResultTable
 
         return text.ToString();
     }
+
+    private static string Cpu(CellResult r) =>
+        double.IsNaN(r.ServerCpuMicrosecondsPerOperation) ? "-" : r.ServerCpuMicrosecondsPerOperation.ToString("F0", CultureInfo.InvariantCulture);
 
     private static string Ratio(double value, double baseline) =>
         baseline > 0 && !double.IsNaN(value) ? string.Create(CultureInfo.InvariantCulture, $"{value / baseline:F2}x") : "-";

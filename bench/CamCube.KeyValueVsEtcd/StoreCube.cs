@@ -14,9 +14,11 @@ internal sealed class StoreCube : IAsyncDisposable
     private static readonly TimeSpan s_commandTimeout = TimeSpan.FromSeconds(150);
     private readonly string _cli;
     private readonly string _directory;
+    private readonly int _portBase;
 
-    private StoreCube(string cli, string directory, IReadOnlyList<IPEndPoint> frontEnds)
+    private StoreCube(string cli, string directory, IReadOnlyList<IPEndPoint> frontEnds, int portBase)
     {
+        _portBase = portBase;
         _cli = cli;
         _directory = directory;
         FrontEnds = frontEnds;
@@ -24,6 +26,10 @@ internal sealed class StoreCube : IAsyncDisposable
 
     /// <summary>Gets the store's front-ends, node 0's first.</summary>
     public IReadOnlyList<IPEndPoint> FrontEnds { get; }
+
+    /// <summary>Gets the cube's processes (supervisor and nodes): their command lines name its private UDP base port.</summary>
+    public IReadOnlyList<int> ProcessIds =>
+        ServerCpu.Find(["--base-port", _portBase.ToString(CultureInfo.InvariantCulture)], [$"--CamCube:BasePort={_portBase.ToString(CultureInfo.InvariantCulture)}"]);
 
     /// <summary>Starts the cube and waits until node 0's store front-end stores and reads a value.</summary>
     /// <param name="cli">The CLI's camcube.dll (a Release build).</param>
@@ -36,7 +42,7 @@ internal sealed class StoreCube : IAsyncDisposable
         var directory = Directory.CreateTempSubdirectory("camcube-kvbench-").FullName;
         var servers = options.CubeShape.Split('x').Aggregate(1, (n, side) => n * int.Parse(side, CultureInfo.InvariantCulture));
         var frontEnds = Enumerable.Range(0, servers).Select(i => new IPEndPoint(IPAddress.Loopback, options.StorePortBase + i)).ToList();
-        var cube = new StoreCube(cli, directory, frontEnds);
+        var cube = new StoreCube(cli, directory, frontEnds, options.CubePortBase);
         try
         {
             List<string> up =

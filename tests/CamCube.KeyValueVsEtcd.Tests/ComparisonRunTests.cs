@@ -30,13 +30,13 @@ public sealed class ComparisonRunTests
         var spec = new CellSpec(BenchOperation.Cas, 128, 16, 1000, TimeSpan.FromSeconds(1));
         CellResult[] results =
         [
-            new("etcd", spec, 1000, 0, 2.0, new LatencySummary(1000, 100, 1500, 8000, 9000), null),
+            new("etcd", spec, 1000, 0, 2.0, new LatencySummary(1000, 100, 1500, 8000, 9000), null, 0.25),
             new("store", spec, 1000, 1, 1.0, new LatencySummary(1000, 100, 700, 2000, 3000), "x"),
         ];
 
         var lines = ResultTable.Format(results, ["etcd", "store"]).Split(Environment.NewLine);
 
-        Assert.Equal("| op | value B | conc. | etcd ops/s | etcd p50 / p99 ms | store ops/s | store p50 / p99 ms | store/etcd ops/s | store/etcd p99 | errors |", lines[0]);
-        Assert.Equal("| cas | 128 | 16 | 500 | 1.50 / 8.00 | 1,000 | 0.70 / 2.00 | 2.00x | 0.25x | 0 / 1 |", lines[2]);
+        Assert.Equal("| op | value B | conc. | etcd ops/s | etcd p50 / p99 ms | etcd CPU µs/op | store ops/s | store p50 / p99 ms | store CPU µs/op | store/etcd ops/s | store/etcd p99 | errors |", lines[0]);
+        Assert.Equal("| cas | 128 | 16 | 500 | 1.50 / 8.00 | 250 | 1,000 | 0.70 / 2.00 | - | 2.00x | 0.25x | 0 / 1 |", lines[2]);
     }
 }

@@ -10,7 +10,7 @@ public sealed class EtcdClusterTests
     public async Task GetReturnsThePutValueAndCasChecksTheModRevisionWhenTheClusterIsUp()
     {
         await using var cluster = await EtcdCluster.StartAsync("etcd", PortBase, s_startTimeout);
-        await using var target = new EtcdTarget(cluster.ClientUrls);
+        await using var target = new EtcdTarget(cluster.ClientUrls, cluster.ProcessIds);
         await using var client = await target.ConnectAsync(0, CancellationToken.None);
 
         var seen = await ClientRoundTrip.RunAsync(client, "round-trip", 128);
@@ -18,6 +18,18 @@ public sealed class EtcdClusterTests
         Assert.Equal(EtcdCluster.MemberCount, cluster.ProcessIds.Count);
         Assert.True(seen.Version > 0, $"mod revision {seen.Version}");
         Assert.Equal(seen with { Version = 0 }, new ClientRoundTrip(0, 128, Swapped: true, StaleSwapped: false, seen.Version + 1, (0, 0)));
+    }
+
+    [Fact]
+    public async Task ServerCpuFindsEachMemberByItsArgumentsAndCountsItsTimeWhenTheClusterIsUp()
+    {
+        await using var cluster = await EtcdCluster.StartAsync("etcd", PortBase + 300, s_startTimeout);
+
+        var found = Enumerable.Range(0, EtcdCluster.MemberCount).Select(i => ServerCpu.Find(["--data-dir", Path.Combine(cluster.Directory, $"m{i}")]).Single());
+
+        Assert.Equal(cluster.ProcessIds, found);
+        Assert.True(ServerCpu.Seconds(cluster.ProcessIds) > 0, "etcd members used no CPU time to elect a leader");
+        Assert.Equal(0, ServerCpu.Seconds([int.MaxValue]));
     }
 
     [Fact]
