@@ -18,6 +18,9 @@ public sealed partial class Node
             return;
         }
 
+        // A transport that hands over packets (in memory, simulated) may bring a header over a payload
+        // shared by a multi-target send: this node takes a whole copy, as a datagram would give it.
+        frame = frame.Gather(Pool);
         CountOnLink((int)link, LinkCounters.PacketsReceivedIndex, frame.Length);
 
         var problem = Validate(frame);

@@ -262,7 +262,8 @@ public sealed partial class Node : ITransportSink, ILoopWork
             case WorkCode.LocalDeliver:
                 if (_running && _slotsById.TryGetValue((ushort)argument, out var slot))
                 {
-                    Deliver(slot, packet!);
+                    // A multi-target send's header for this server: the service gets a whole packet of its own.
+                    Deliver(slot, packet!.Gather(Pool));
                 }
                 else
                 {
