@@ -8,8 +8,8 @@ public sealed class ComparisonRunTests
     [Fact]
     public async Task RunsEveryCellOnEveryTargetInAlternatingOrderWhenTwoTargetsAreGiven()
     {
-        await using var first = new KeyValueStoreTarget("first", new InMemoryKeyValueStore(), "none");
-        await using var second = new KeyValueStoreTarget("second", new InMemoryKeyValueStore(), "none");
+        await using var first = new KeyValueStoreTarget("first", [new InMemoryKeyValueStore()], "none");
+        await using var second = new KeyValueStoreTarget("second", [new InMemoryKeyValueStore()], "none");
         var options = new DriverOptions { ValueSizes = [8, 32], Concurrencies = [1, 2], OperationsMax = 10, KeysPerWorker = 2, CellDuration = TimeSpan.FromMinutes(10) };
         using var log = new StringWriter();
 
