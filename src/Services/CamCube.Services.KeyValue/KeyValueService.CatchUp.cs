@@ -1,0 +1,282 @@
+using CamCube.Messaging;
+using CamCube.Services.KeyValue.Messages;
+using CamCube.Services.KeyValue.Replication;
+using CamCube.Services.KeyValue.Storage;
+using Microsoft.Extensions.Logging;
+
+namespace CamCube.Services.KeyValue;
+
+/// <summary>
+/// Restoring copies (camcubeos 5.2): a server that comes back into a key's replica set is offered
+/// the key's version at once and takes only what it missed; a server that replaced an unreachable
+/// one gets the keys t after the failure, if the failed server has not come back by then. The keys
+/// to look at come from the runtime's ownership-change upcall, never from a scan of every key.
+/// </summary>
+public sealed partial class KeyValueService
+{
+    private readonly Dictionary<KeyCoordinate, WatchedKeys> _held = [];
+    private readonly Dictionary<Coordinate, PendingReReplication> _departures = [];
+    private readonly HashSet<Coordinate> _joined = [];
+    private long _joinedInView = -1;
+    private IKeyWatch? _watch;
+
+    /// <inheritdoc/>
+    public override void OnServerReachabilityChanged(Coordinate server, bool reachable)
+    {
+        if (_joinedInView != Node.Reachability.Version)
+        {
+            _joined.Clear();
+            _joinedInView = Node.Reachability.Version;
+        }
+
+        if (reachable)
+        {
+            _joined.Add(server);
+            if (_departures.Remove(server, out var pending))
+            {
+                // It came back before t: no re-replication; it catches up on what it missed instead.
+                pending.Timer?.Dispose();
+            }
+        }
+    }
+
+    /// <inheritdoc/>
+    public void OnOwnershipChanged(IKeyWatch watch, ReadOnlySpan<KeyCoordinate> changed)
+    {
+        var majority = HasMajority;
+        var joinedNow = _joinedInView == Node.Reachability.Version;
+        var offers = new Dictionary<Coordinate, List<KeyCoordinate>>();
+        foreach (var coordinate in changed)
+        {
+            if (!_held.TryGetValue(coordinate, out var held))
+            {
+                continue;
+            }
+
+            var old = held.Set;
+            var now = ReplicaSet(coordinate);
+            held.Set = now;
+            // One server restores copies: the first of the new set that was in the old one (it has every acknowledged write).
+            if (!majority || Array.Find(now, server => Array.IndexOf(old, server) >= 0) != Node.Self)
+            {
+                continue;
+            }
+
+            foreach (var member in now)
+            {
+                if (Array.IndexOf(old, member) >= 0)
+                {
+                    continue;
+                }
+
+                if (joinedNow && _joined.Contains(member))
+                {
+                    OffersFor(offers, member).Add(coordinate);
+                }
+                else
+                {
+                    Defer(old, coordinate, member);
+                }
+            }
+        }
+
+        foreach (var (member, coordinates) in offers)
+        {
+            _ = OfferAsync(member, coordinates, CopyReason.CatchUp);
+        }
+    }
+
+    private void StartWatching()
+    {
+        _watch = Node.CreateKeyWatch(ReplicaCount);
+        foreach (var held in _storage.ListVersions())
+        {
+            Watch(held.Key);
+        }
+    }
+
+    /// <summary>Remembers that this server holds <paramref name="key"/>, to hear when its replica set changes.</summary>
+    private void Watch(Key key)
+    {
+        var coordinate = Node.KeySpace.KeyCoordinateOf(key);
+        if (!_held.TryGetValue(coordinate, out var held))
+        {
+            held = new WatchedKeys(ReplicaSet(coordinate));
+            _held.Add(coordinate, held);
+            _watch?.Add(coordinate);
+        }
+
+        if (!held.Keys.Contains(key))
+        {
+            held.Keys.Add(key);
+        }
+    }
+
+    /// <summary>A server replaced one that became unreachable: copy the keys to it at t, unless the other comes back first.</summary>
+    private void Defer(Coordinate[] old, KeyCoordinate coordinate, Coordinate replacement)
+    {
+        var departed = Array.Find(old, server => !Node.Reachability.IsReachable(server));
+        if (!_departures.TryGetValue(departed, out var pending))
+        {
+            pending = new PendingReReplication();
+            _departures.Add(departed, pending);
+            pending.Timer = Node.CreateTimer(() => ReReplicate(departed), _options.ReReplicationDelay, Timeout.InfiniteTimeSpan);
+        }
+
+        pending.Copies.Add((coordinate, replacement));
+    }
+
+    private void ReReplicate(Coordinate departed)
+    {
+        if (!_departures.Remove(departed, out var pending))
+        {
+            return;
+        }
+
+        pending.Timer?.Dispose();
+        var offers = new Dictionary<Coordinate, List<KeyCoordinate>>();
+        foreach (var (coordinate, replacement) in pending.Copies)
+        {
+            if (_held.ContainsKey(coordinate) && Node.Reachability.IsReachable(replacement) && Array.IndexOf(ReplicaSet(coordinate), replacement) >= 0)
+            {
+                OffersFor(offers, replacement).Add(coordinate);
+            }
+        }
+
+        foreach (var (replacement, coordinates) in offers)
+        {
+            _ = OfferAsync(replacement, coordinates, CopyReason.ReReplication);
+        }
+    }
+
+    private static List<KeyCoordinate> OffersFor(Dictionary<Coordinate, List<KeyCoordinate>> offers, Coordinate member)
+    {
+        if (!offers.TryGetValue(member, out var list))
+        {
+            list = [];
+            offers.Add(member, list);
+        }
+
+        return list;
+    }
+
+    /// <summary>Offers the keys' versions to <paramref name="target"/>, a packet's worth at a time, and copies the values it lacks.</summary>
+    private async Task OfferAsync(Coordinate target, List<KeyCoordinate> coordinates, CopyReason reason)
+    {
+        var entries = new List<KeyVersionEntry>();
+        foreach (var coordinate in coordinates)
+        {
+            foreach (var key in _held[coordinate].Keys)
+            {
+                if (_storage.Read(key) is { } held)
+                {
+                    entries.Add(new KeyVersionEntry { Key = KeyBytes(key), Version = held.Version });
+                }
+            }
+        }
+
+        try
+        {
+            for (var first = 0; first < entries.Count; first += _options.OfferKeysMax)
+            {
+                var offer = new Offer { Reason = reason, Entries = entries.GetRange(first, Math.Min(_options.OfferKeysMax, entries.Count - first)) };
+                var want = await RequestServerAsync<Offer, Want>(target, offer, _options.ReplicationTimeout).ConfigureAwait(true);
+                Statistics.KeysOffered += offer.Entries.Count;
+                await CopyAsync(target, want.Keys, reason).ConfigureAwait(true);
+            }
+        }
+        catch (RequestFailedException ex)
+        {
+            // The target went away again: when it comes back, it is offered the keys anew.
+            Log.CopyFailed(Node.Logger, reason, target, ex.Message);
+        }
+    }
+
+    private async Task CopyAsync(Coordinate target, List<byte[]> keys, CopyReason reason)
+    {
+        var transfer = new Transfer { Reason = reason };
+        var bytes = 0;
+        foreach (var keyBytes in keys)
+        {
+            if (_storage.Read(Key.FromBytes(keyBytes)) is not { } held)
+            {
+                continue;
+            }
+
+            var length = held.Value?.Length ?? 0;
+            if (transfer.Values.Count > 0 && bytes + length + 48 > ValueBytesMax + 48)
+            {
+                await SendAsync(target, transfer).ConfigureAwait(true);
+                transfer = new Transfer { Reason = reason };
+                bytes = 0;
+            }
+
+            transfer.Values.Add(new CopiedValue { Key = keyBytes, Version = held.Version, Deleted = held.IsDeleted, Value = held.Value ?? [] });
+            bytes += length + 48;
+        }
+
+        if (transfer.Values.Count > 0)
+        {
+            await SendAsync(target, transfer).ConfigureAwait(true);
+        }
+    }
+
+    private async Task SendAsync(Coordinate target, Transfer transfer)
+    {
+        await RequestServerAsync<Transfer, TransferAck>(target, transfer, _options.ReplicationTimeout).ConfigureAwait(true);
+        long bytes = 0;
+        foreach (var value in transfer.Values)
+        {
+            bytes += value.Value.Length;
+        }
+
+        if (transfer.Reason == CopyReason.CatchUp)
+        {
+            Statistics.CatchUpKeysSent += transfer.Values.Count;
+            Statistics.CatchUpBytesSent += bytes;
+        }
+        else
+        {
+            Statistics.ReReplicationKeysSent += transfer.Values.Count;
+            Statistics.ReReplicationBytesSent += bytes;
+        }
+    }
+
+    private Want OnOffer(Offer offer)
+    {
+        var want = new Want();
+        foreach (var entry in offer.Entries)
+        {
+            if ((_storage.Read(Key.FromBytes(entry.Key))?.Version ?? 0) < entry.Version)
+            {
+                want.Keys.Add(entry.Key);
+            }
+        }
+
+        return want;
+    }
+
+    private TransferAck OnTransfer(Transfer transfer)
+    {
+        var kept = 0;
+        foreach (var value in transfer.Values)
+        {
+            var key = Key.FromBytes(value.Key);
+            if (_storage.Apply(key, new StoredValue(value.Version, value.Deleted ? null : value.Value)))
+            {
+                kept++;
+                Statistics.KeysReceived++;
+                Statistics.BytesReceived += value.Value.Length;
+                Watch(key);
+            }
+        }
+
+        return new TransferAck { Kept = kept };
+    }
+
+    private static partial class Log
+    {
+        [LoggerMessage(EventId = 1, Level = LogLevel.Information, Message = "Key-value {Reason} to {Target} stopped: {Error}")]
+        public static partial void CopyFailed(ILogger logger, CopyReason reason, Coordinate target, string error);
+    }
+}

@@ -1,0 +1,115 @@
+using CamCube.Messaging;
+using CamCube.Services.KeyValue.Messages;
+
+namespace CamCube.Services.KeyValue;
+
+/// <summary>The asking side: a call routed to its key's primary, asked again while views converge, failures told as <see cref="KeyValueStoreException"/>.</summary>
+public sealed partial class KeyValueService
+{
+    /// <summary>
+    /// Runs the call on the node's loop and completes the caller's task there (a test cube in
+    /// virtual time sees it at once; the caller's continuations run elsewhere); it fails only with
+    /// <see cref="KeyValueStoreException"/>.
+    /// </summary>
+    private Task<T> CallAsync<T>(ClientRequest request, Func<ClientReply, T> map, CancellationToken cancellationToken)
+    {
+        var done = new TaskCompletionSource<T>(TaskCreationOptions.RunContinuationsAsynchronously);
+        InvokeAsync(async () =>
+        {
+            try
+            {
+                done.TrySetResult(map(await CallOnLoopAsync(request).ConfigureAwait(true)));
+            }
+#pragma warning disable CA1031 // Whatever failed is the caller's, through its task.
+            catch (Exception ex)
+#pragma warning restore CA1031
+            {
+                done.TrySetException(ex);
+            }
+        }).ContinueWith(
+            (posted, operation) => done.TrySetException(posted.Exception!.InnerException switch
+            {
+                ObjectDisposedException ex => new KeyValueStoreException(KeyValueFailure.Shutdown, $"The store's node stopped before the {operation} completed.", ex),
+                var ex => new KeyValueStoreException(KeyValueFailure.Unavailable, $"The {operation} could not start: {ex?.Message}", ex),
+            }),
+            request.Operation,
+            CancellationToken.None,
+            TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously,
+            TaskScheduler.Default);
+        return cancellationToken.CanBeCanceled ? done.Task.WaitAsync(cancellationToken) : done.Task;
+    }
+
+    /// <summary>Asks the key's primary until it serves the call or the call's time is up; runs on the node's loop.</summary>
+    private async Task<ClientReply> CallOnLoopAsync(ClientRequest request)
+    {
+        var key = Key.FromBytes(request.Key);
+        var clock = Node.TimeProvider;
+        var start = clock.GetTimestamp();
+        var mayHaveHappened = false;
+        var lastAnswer = "no answer yet";
+        while (true)
+        {
+            var remaining = _options.RequestTimeout - clock.GetElapsedTime(start);
+            if (remaining <= TimeSpan.Zero)
+            {
+                throw mayHaveHappened
+                    ? new KeyValueStoreException(KeyValueFailure.TimedOut, $"The {request.Operation} of {key} did not complete within {_options.RequestTimeout.TotalMilliseconds:0} ms; a write may or may not have taken effect ({lastAnswer}).")
+                    : new KeyValueStoreException(KeyValueFailure.Unavailable, $"The primary of {key} could not serve the {request.Operation} within {_options.RequestTimeout.TotalMilliseconds:0} ms ({lastAnswer}).");
+            }
+
+            ClientReply reply;
+            try
+            {
+                reply = await RequestAsync<ClientRequest, ClientReply>(key, request, remaining).ConfigureAwait(true);
+            }
+            catch (RequestFailedException ex) when (ex.Reason is RequestFailure.Unreachable or RequestFailure.Dropped or RequestFailure.QueueFull)
+            {
+                // Dropped on the way and said so: the request never reached a primary, so asking again is safe.
+                lastAnswer = ex.Message;
+                await DelayAsync(_options.RetryDelay).ConfigureAwait(true);
+                continue;
+            }
+            catch (RequestFailedException ex)
+            {
+                throw Failure(ex, request.Operation, key);
+            }
+
+            switch (reply.Status)
+            {
+                case ReplyStatus.Served:
+                    return reply;
+                case ReplyStatus.Rejected:
+                    throw new KeyValueStoreException(KeyValueFailure.Rejected, $"The primary of {key} refused the {request.Operation}: {reply.Reason}");
+                case ReplyStatus.Indeterminate:
+                    throw new KeyValueStoreException(KeyValueFailure.TimedOut, $"The {request.Operation} of {key} reached some replicas but not every one: it may or may not take effect.");
+                default:
+                    lastAnswer = $"the primary answered {reply.Status}";
+                    await DelayAsync(_options.RetryDelay).ConfigureAwait(true);
+                    break;
+            }
+        }
+    }
+
+    private static KeyValueStoreException Failure(RequestFailedException ex, KeyValueOperation operation, Key key) => ex.Reason switch
+    {
+        RequestFailure.TimedOut => new(KeyValueFailure.TimedOut, $"No answer to the {operation} of {key}; a write may or may not have taken effect.", ex),
+        RequestFailure.Shutdown or RequestFailure.Refused => new(KeyValueFailure.Shutdown, $"The store's node stopped before the {operation} of {key} completed.", ex),
+        _ => new(KeyValueFailure.Rejected, $"The {operation} of {key} failed: {ex.Message}", ex),
+    };
+
+    /// <summary>Waits on the node's clock; the continuation runs on the loop.</summary>
+    private Task DelayAsync(TimeSpan delay)
+    {
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        ITimer? timer = null;
+        timer = Node.CreateTimer(
+            () =>
+            {
+                timer?.Dispose();
+                done.TrySetResult();
+            },
+            delay,
+            Timeout.InfiniteTimeSpan);
+        return done.Task;
+    }
+}

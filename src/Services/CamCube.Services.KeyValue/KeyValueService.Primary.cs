@@ -1,0 +1,274 @@
+using CamCube.Messaging;
+using CamCube.Services.KeyValue.Messages;
+using CamCube.Services.KeyValue.Replication;
+using CamCube.Services.KeyValue.Storage;
+
+namespace CamCube.Services.KeyValue;
+
+/// <summary>
+/// The key's primary (camcubeos 5.2): the first server of its replica set. It takes the key over
+/// under a ballot higher than any before (so it continues from the newest write of the surviving
+/// replicas and fences out a deposed primary), decides conditional writes, gives versions, and
+/// acknowledges only when every live replica kept the write. A read first checks with the replicas
+/// that no newer primary took the key over, so reads stay linearizable across fail-over.
+/// </summary>
+public sealed partial class KeyValueService
+{
+    private readonly Dictionary<Key, KeyLane> _lanes = [];
+
+    private bool HasMajority => !_options.RequireMajority || Node.Reachability.ReachableCount * 2 > Node.Shape.ServerCount;
+
+    private async Task<ClientReply> ServeAsync(ClientRequest request)
+    {
+        if (request.Key.Length != Key.SizeBytes)
+        {
+            return new ClientReply { Status = ReplyStatus.Rejected, Reason = $"A key is {Key.SizeBytes} bytes, not {request.Key.Length}." };
+        }
+
+        if (request.Value.Length > ValueBytesMax)
+        {
+            return new ClientReply { Status = ReplyStatus.Rejected, Reason = $"The value is {request.Value.Length} bytes; the store takes at most {ValueBytesMax}." };
+        }
+
+        if (request.Condition == WriteConditionKind.IfVersion && request.ConditionVersion <= 0)
+        {
+            return new ClientReply { Status = ReplyStatus.Rejected, Reason = $"A compare-and-swap needs a positive version, not {request.ConditionVersion}." };
+        }
+
+        var key = Key.FromBytes(request.Key);
+        if (!_lanes.TryGetValue(key, out var lane))
+        {
+            lane = new KeyLane();
+            _lanes.Add(key, lane);
+        }
+
+        await lane.EnterAsync().ConfigureAwait(true);
+        try
+        {
+            return await ServeInTurnAsync(key, lane, request).ConfigureAwait(true);
+        }
+        finally
+        {
+            lane.Exit();
+        }
+    }
+
+    private async Task<ClientReply> ServeInTurnAsync(Key key, KeyLane lane, ClientRequest request)
+    {
+        var set = ReplicaSet(Node.KeySpace.KeyCoordinateOf(key));
+        if (set[0] != Node.Self)
+        {
+            return new ClientReply { Status = ReplyStatus.NotPrimary };
+        }
+
+        // camcubeos 5.2 under a partition: only the side that reaches most servers serves.
+        if (!HasMajority)
+        {
+            lane.Depose();
+            return new ClientReply { Status = ReplyStatus.Unavailable };
+        }
+
+        if ((lane.Ballot == 0 || !lane.Set.AsSpan().SequenceEqual(set)) && !await TakeOverAsync(key, lane, set).ConfigureAwait(true))
+        {
+            return new ClientReply { Status = ReplyStatus.Unavailable };
+        }
+
+        var held = _storage.Read(key);
+        if (request.Operation == KeyValueOperation.Get)
+        {
+            return await ConfirmAsync(key, lane).ConfigureAwait(true)
+                ? held is { IsDeleted: false } ? new ClientReply { Found = true, Version = held.Version, Value = held.Value! } : new ClientReply()
+                : new ClientReply { Status = ReplyStatus.Unavailable };
+        }
+
+        var isDelete = request.Operation == KeyValueOperation.Delete;
+        var condition = request.Condition == WriteConditionKind.IfVersion
+            ? WriteCondition.IfVersion(request.ConditionVersion)
+            : ConditionOf(request.Condition);
+        var outcome = PrimaryDecision.Decide(condition, held, isDelete);
+        if (!outcome.Succeeded)
+        {
+            // A refused write reveals what the key holds, as a read does: check the ballot first.
+            return await ConfirmAsync(key, lane).ConfigureAwait(true)
+                ? new ClientReply { WriteStatus = outcome.Status, Version = outcome.Version }
+                : new ClientReply { Status = ReplyStatus.Unavailable };
+        }
+
+        var version = Versions.Next(held?.Version ?? 0, lane.Ballot);
+        if (version == 0)
+        {
+            lane.Depose();
+            return new ClientReply { Status = ReplyStatus.Unavailable };
+        }
+
+        var write = new StoredValue(version, isDelete ? null : request.Value);
+        if (!await ReplicateAsync(key, lane, write, set, versionsHeld: null).ConfigureAwait(true))
+        {
+            return new ClientReply { Status = ReplyStatus.Indeterminate };
+        }
+
+        _storage.Apply(key, write);
+        Watch(key);
+        Statistics.WritesAcknowledged++;
+        return new ClientReply { WriteStatus = WriteStatus.Written, Version = version };
+    }
+
+    /// <summary>
+    /// Takes the key over under a new ballot: every other live replica promises to refuse lower
+    /// ballots and answers with its newest write; the newest of all is kept here and copied to the
+    /// replicas that lack it, so the key continues from the highest version that survived.
+    /// </summary>
+    private async Task<bool> TakeOverAsync(Key key, KeyLane lane, Coordinate[] set)
+    {
+        lane.Depose();
+        var held = _storage.Read(key);
+        var ballot = Math.Max(Math.Max(PromisedBallot(key), lane.HighestBallotSeen), Versions.BallotOf(held?.Version ?? 0)) + 1;
+        _promised[key] = ballot;
+        var others = Others(set);
+        var asks = new Task<Promise>[others.Length];
+        for (var i = 0; i < others.Length; i++)
+        {
+            asks[i] = RequestServerAsync<Prepare, Promise>(others[i], new Prepare { Key = KeyBytes(key), Ballot = ballot, Version = held?.Version ?? 0 }, _options.ReplicationTimeout);
+        }
+
+        var promises = await AllAsync(asks).ConfigureAwait(true);
+        if (promises is null || !AllPromised(lane, promises))
+        {
+            return false;
+        }
+
+        foreach (var promise in promises)
+        {
+            if (promise.HasValue && _storage.Apply(key, new StoredValue(promise.Version, promise.Deleted ? null : promise.Value)))
+            {
+                Watch(key);
+            }
+        }
+
+        var newest = _storage.Read(key);
+        var versionsHeld = new long[promises.Length];
+        for (var i = 0; i < promises.Length; i++)
+        {
+            versionsHeld[i] = promises[i].Version;
+        }
+
+        if (newest is not null && !await ReplicateAsync(key, lane, newest, set, versionsHeld, ballot).ConfigureAwait(true))
+        {
+            return false;
+        }
+
+        lane.Ballot = ballot;
+        lane.Set = set;
+        Statistics.TakeOvers++;
+        return true;
+    }
+
+    /// <summary>Checks with every other replica that the primary's ballot still stands: no newer primary took the key over.</summary>
+    private async Task<bool> ConfirmAsync(Key key, KeyLane lane)
+    {
+        var others = Others(lane.Set);
+        var asks = new Task<Accepted>[others.Length];
+        for (var i = 0; i < others.Length; i++)
+        {
+            asks[i] = RequestServerAsync<Accept, Accepted>(others[i], new Accept { Key = KeyBytes(key), Ballot = lane.Ballot, CheckOnly = true }, _options.ReplicationTimeout);
+        }
+
+        return await AllAcceptedAsync(key, lane, asks).ConfigureAwait(true);
+    }
+
+    /// <summary>Sends a write to the other replicas (those whose <paramref name="versionsHeld"/> is older, when given) and waits for every one to keep it.</summary>
+    private async Task<bool> ReplicateAsync(Key key, KeyLane lane, StoredValue write, Coordinate[] set, long[]? versionsHeld, long ballot = 0)
+    {
+        ballot = ballot == 0 ? lane.Ballot : ballot;
+        var others = Others(set);
+        var asks = new List<Task<Accepted>>(others.Length);
+        for (var i = 0; i < others.Length; i++)
+        {
+            if (versionsHeld is null || versionsHeld[i] < write.Version)
+            {
+                var accept = new Accept { Key = KeyBytes(key), Ballot = ballot, Version = write.Version, Deleted = write.IsDeleted, Value = write.Value ?? [] };
+                asks.Add(RequestServerAsync<Accept, Accepted>(others[i], accept, _options.ReplicationTimeout));
+            }
+        }
+
+        return await AllAcceptedAsync(key, lane, [.. asks], ballot).ConfigureAwait(true);
+    }
+
+    private async Task<bool> AllAcceptedAsync(Key key, KeyLane lane, Task<Accepted>[] asks, long ballot = 0)
+    {
+        ballot = ballot == 0 ? lane.Ballot : ballot;
+        var answers = await AllAsync(asks).ConfigureAwait(true);
+        var ok = answers is not null;
+        foreach (var answer in answers ?? [])
+        {
+            ok &= answer.Ok;
+            lane.HighestBallotSeen = Math.Max(lane.HighestBallotSeen, answer.Ballot);
+        }
+
+        // A newer primary may have asked this server itself, as one of its replicas.
+        ok &= PromisedBallot(key) <= ballot;
+        if (!ok)
+        {
+            lane.Depose();
+        }
+
+        return ok;
+    }
+
+    private static bool AllPromised(KeyLane lane, Promise[] promises)
+    {
+        var all = true;
+        foreach (var promise in promises)
+        {
+            all &= promise.Promised;
+            lane.HighestBallotSeen = Math.Max(lane.HighestBallotSeen, promise.Ballot);
+        }
+
+        return all;
+    }
+
+    /// <summary>Waits for every answer; null when any request failed (unreachable, timed out).</summary>
+    private static async Task<T[]?> AllAsync<T>(Task<T>[] asks)
+    {
+        try
+        {
+            return await Task.WhenAll(asks).ConfigureAwait(true);
+        }
+        catch (RequestFailedException)
+        {
+            return null;
+        }
+    }
+
+    private static WriteCondition ConditionOf(WriteConditionKind kind) => kind switch
+    {
+        WriteConditionKind.IfAbsent => WriteCondition.IfAbsent,
+        WriteConditionKind.IfPresent => WriteCondition.IfPresent,
+        _ => WriteCondition.Always,
+    };
+
+    private Coordinate[] Others(Coordinate[] set)
+    {
+        var others = new Coordinate[set.Length - 1];
+        var n = 0;
+        foreach (var server in set)
+        {
+            if (server != Node.Self && n < others.Length)
+            {
+                others[n++] = server;
+            }
+        }
+
+        return others;
+    }
+
+    /// <summary>The key's replica set under this node's view: the first r reachable servers of its walk, the primary first.</summary>
+    private Coordinate[] ReplicaSet(KeyCoordinate coordinate)
+    {
+        Span<Coordinate> servers = stackalloc Coordinate[ReplicaCount];
+        var count = Node.GetServersForKey(coordinate, servers);
+        return servers[..count].ToArray();
+    }
+
+    private int ReplicaCount => (int)Math.Min(_options.ReplicaCount, Node.Shape.ServerCount);
+}

@@ -1,0 +1,109 @@
+using CamCube.Messaging;
+using CamCube.Services.KeyValue.Messages;
+using CamCube.Services.KeyValue.Storage;
+
+namespace CamCube.Services.KeyValue;
+
+/// <summary>
+/// The replicated key-value store of camcubeos 5.2 on one node: each key lives on the r servers of
+/// <c>GetServersForKey</c>; the first of them, the key's root, is its primary. The primary decides
+/// conditional writes, gives versions, and acknowledges a write once every live replica kept it.
+/// When a primary fails, the next server takes the key over at once under a higher ballot, which
+/// fences the old primary out; a server that comes back catches up on what it missed, and copies
+/// of an unreachable server's keys are restored after t (<see cref="KeyValueServiceOptions.ReReplicationDelay"/>).
+/// </summary>
+/// <remarks>
+/// The public methods may be called from any thread (they run on the node's loop). The storage is
+/// the caller's to dispose after the node stops. docs/key-value-store.md states what holds under
+/// failures and partitions.
+/// </remarks>
+public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueStore, IOwnershipObserver
+{
+    /// <summary>The service id, the same on every node.</summary>
+    public const ushort Id = 0x0030;
+
+    /// <summary>Bytes a value's message needs beside the value (envelope, key, versions, protobuf tags).</summary>
+    private const int MessageOverheadBytes = 96;
+
+    private readonly KeyValueServiceOptions _options;
+    private readonly IKeyValueStorage _storage;
+    private int _valueBytesMax;
+
+    /// <summary>Creates the store's service on <paramref name="storage"/>.</summary>
+    /// <param name="storage">Where this server keeps its replicas (memory, or SQLite on disk); it may hold replicas from an earlier life.</param>
+    /// <param name="options">Settings; <see cref="KeyValueServiceOptions.Default"/> if null.</param>
+    /// <exception cref="ArgumentOutOfRangeException">A setting is out of range.</exception>
+    public KeyValueService(IKeyValueStorage storage, KeyValueServiceOptions? options = null)
+        : base(Id, "kv")
+    {
+        _storage = storage ?? throw new ArgumentNullException(nameof(storage));
+        _options = options ?? KeyValueServiceOptions.Default;
+        _options.Validate();
+        _valueBytesMax = _options.ValueBytesMax;
+        HandleAsynchronously<ClientRequest, ClientReply>(KeyValueMessageType.ClientRequest, (request, _) => ServeAsync(request));
+        Handle<Prepare, Promise>(KeyValueMessageType.Prepare, (prepare, _) => OnPrepare(prepare));
+        Handle<Accept, Accepted>(KeyValueMessageType.Accept, (accept, _) => OnAccept(accept));
+        Handle<Offer, Want>(KeyValueMessageType.Offer, (offer, _) => OnOffer(offer));
+        Handle<Transfer, TransferAck>(KeyValueMessageType.Transfer, (transfer, _) => OnTransfer(transfer));
+    }
+
+    /// <summary>Gets the settings.</summary>
+    public KeyValueServiceOptions Options => _options;
+
+    /// <summary>Gets the largest value this store takes, in bytes: the configured limit, lowered to what one packet of the node carries.</summary>
+    public int ValueBytesMax => Volatile.Read(ref _valueBytesMax);
+
+    /// <summary>Gets what this server's store did; read it on the node's loop (a test cube's driver thread).</summary>
+    public KeyValueStatistics Statistics { get; } = new();
+
+    /// <summary>Gets the storage this server keeps its replicas in.</summary>
+    public IKeyValueStorage Storage => _storage;
+
+    /// <inheritdoc/>
+    public override void OnRegistered(INodeContext node)
+    {
+        ArgumentNullException.ThrowIfNull(node);
+        base.OnRegistered(node);
+        var packet = node.CreatePacket();
+        var capacity = packet.PayloadCapacity - MessageOverheadBytes;
+        packet.Release();
+        Volatile.Write(ref _valueBytesMax, Math.Max(0, Math.Min(_options.ValueBytesMax, capacity)));
+        StartWatching();
+    }
+
+    /// <inheritdoc/>
+    public Task<VersionedValue?> GetAsync(Key key, CancellationToken cancellationToken = default) =>
+        CallAsync(
+            new ClientRequest { Key = KeyBytes(key), Operation = KeyValueOperation.Get },
+            static reply => reply.Found ? new VersionedValue(reply.Version, reply.Value) : null,
+            cancellationToken);
+
+    /// <inheritdoc/>
+    public Task<WriteOutcome> PutAsync(Key key, ReadOnlyMemory<byte> value, WriteCondition condition = default, CancellationToken cancellationToken = default)
+    {
+        if (value.Length > ValueBytesMax)
+        {
+            throw new ArgumentException($"The value is {value.Length} bytes; this store takes at most {ValueBytesMax} bytes per value.", nameof(value));
+        }
+
+        return WriteAsync(new ClientRequest { Key = KeyBytes(key), Operation = KeyValueOperation.Put, Value = value.ToArray() }, condition, cancellationToken);
+    }
+
+    /// <inheritdoc/>
+    public Task<WriteOutcome> DeleteAsync(Key key, WriteCondition condition = default, CancellationToken cancellationToken = default) =>
+        WriteAsync(new ClientRequest { Key = KeyBytes(key), Operation = KeyValueOperation.Delete }, condition, cancellationToken);
+
+    internal static byte[] KeyBytes(Key key)
+    {
+        var bytes = new byte[Key.SizeBytes];
+        key.WriteTo(bytes);
+        return bytes;
+    }
+
+    private Task<WriteOutcome> WriteAsync(ClientRequest request, WriteCondition condition, CancellationToken cancellationToken)
+    {
+        request.Condition = condition.Kind;
+        request.ConditionVersion = condition.Version;
+        return CallAsync(request, static reply => new WriteOutcome(reply.WriteStatus, reply.Version), cancellationToken);
+    }
+}

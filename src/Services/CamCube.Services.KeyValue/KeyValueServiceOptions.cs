@@ -1,0 +1,55 @@
+namespace CamCube.Services.KeyValue;
+
+/// <summary>Settings of a <see cref="KeyValueService"/>; every node of a cube must use the same <see cref="ReplicaCount"/>.</summary>
+public sealed record KeyValueServiceOptions
+{
+    /// <summary>Gets the default settings: r = 3, t = 180 s (camcubeos 5.2).</summary>
+    public static KeyValueServiceOptions Default { get; } = new();
+
+    /// <summary>Gets r: how many servers of <c>GetServersForKey</c> keep each key (camcubeos 5.2: 3 by default).</summary>
+    public int ReplicaCount { get; init; } = 3;
+
+    /// <summary>
+    /// Gets t: how long after a server becomes unreachable its keys are copied to the servers that
+    /// replaced it in their replica sets (camcubeos 5.2: 180 s, so a rebooting server causes no bulk migration).
+    /// </summary>
+    public TimeSpan ReReplicationDelay { get; init; } = TimeSpan.FromSeconds(180);
+
+    /// <summary>Gets how long a call of <see cref="IKeyValueStore"/> waits in all, retries included, before it fails with <see cref="KeyValueFailure.TimedOut"/>.</summary>
+    public TimeSpan RequestTimeout { get; init; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>Gets how long the primary waits for a replica's answer before the round fails.</summary>
+    public TimeSpan ReplicationTimeout { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>Gets how long a call waits before it asks again when the key's primary could not serve it yet (a view still converging).</summary>
+    public TimeSpan RetryDelay { get; init; } = TimeSpan.FromMilliseconds(10);
+
+    /// <summary>
+    /// Gets the largest value, in bytes: a value travels in one packet (the node's packet capacity
+    /// lowers it further when smaller). A larger value is refused with an <see cref="ArgumentException"/>.
+    /// </summary>
+    public int ValueBytesMax { get; init; } = 8 * 1024;
+
+    /// <summary>
+    /// Gets whether a server serves only while it reaches more than half of the cube's servers
+    /// (default true): under a partition at most one side serves, so no acknowledged write is lost
+    /// when it heals (docs/key-value-store.md).
+    /// </summary>
+    public bool RequireMajority { get; init; } = true;
+
+    /// <summary>Gets how many keys one catch-up offer lists (a packet's worth).</summary>
+    public int OfferKeysMax { get; init; } = 128;
+
+    /// <summary>Throws when a setting is out of range.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">A setting is out of range; the message names it.</exception>
+    public void Validate()
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(ReplicaCount, 1, nameof(ReplicaCount));
+        ArgumentOutOfRangeException.ThrowIfLessThan(ReReplicationDelay, TimeSpan.Zero, nameof(ReReplicationDelay));
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(RequestTimeout, TimeSpan.Zero, nameof(RequestTimeout));
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(ReplicationTimeout, TimeSpan.Zero, nameof(ReplicationTimeout));
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(RetryDelay, TimeSpan.Zero, nameof(RetryDelay));
+        ArgumentOutOfRangeException.ThrowIfLessThan(ValueBytesMax, 0, nameof(ValueBytesMax));
+        ArgumentOutOfRangeException.ThrowIfLessThan(OfferKeysMax, 1, nameof(OfferKeysMax));
+    }
+}

@@ -1,0 +1,32 @@
+namespace CamCube.Services.KeyValue;
+
+/// <summary>What one server's store did: writes, take-overs, and the keys and bytes it copied to catch servers up and restore r copies (camcubeos 5.2).</summary>
+public sealed class KeyValueStatistics
+{
+    /// <summary>Gets the writes and deletes this server acknowledged as primary.</summary>
+    public long WritesAcknowledged { get; internal set; }
+
+    /// <summary>Gets how many times this server took a key over as its primary (a ballot of its own).</summary>
+    public long TakeOvers { get; internal set; }
+
+    /// <summary>Gets the keys this server offered to others (entries of catch-up and re-replication digests).</summary>
+    public long KeysOffered { get; internal set; }
+
+    /// <summary>Gets the values this server copied to a server that came back and lacked them (catch-up).</summary>
+    public long CatchUpKeysSent { get; internal set; }
+
+    /// <summary>Gets the value bytes of <see cref="CatchUpKeysSent"/>.</summary>
+    public long CatchUpBytesSent { get; internal set; }
+
+    /// <summary>Gets the values this server copied to a server that replaced one unreachable for t (re-replication).</summary>
+    public long ReReplicationKeysSent { get; internal set; }
+
+    /// <summary>Gets the value bytes of <see cref="ReReplicationKeysSent"/>.</summary>
+    public long ReReplicationBytesSent { get; internal set; }
+
+    /// <summary>Gets the copied values this server kept (newer than what it held).</summary>
+    public long KeysReceived { get; internal set; }
+
+    /// <summary>Gets the value bytes of <see cref="KeysReceived"/>.</summary>
+    public long BytesReceived { get; internal set; }
+}

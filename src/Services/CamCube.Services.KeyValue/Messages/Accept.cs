@@ -1,0 +1,35 @@
+using ProtoBuf;
+
+namespace CamCube.Services.KeyValue.Messages;
+
+/// <summary>
+/// The primary replicates a write under its ballot (or, with <see cref="CheckOnly"/>, asks whether
+/// its ballot still stands, before it answers a read): a replica that promised a higher ballot refuses.
+/// </summary>
+[ProtoContract]
+public sealed class Accept
+{
+    /// <summary>Gets or sets the key's 20 bytes.</summary>
+    [ProtoMember(1)]
+    public byte[] Key { get; set; } = [];
+
+    /// <summary>Gets or sets the primary's ballot.</summary>
+    [ProtoMember(2)]
+    public long Ballot { get; set; }
+
+    /// <summary>Gets or sets whether this only checks the ballot (a read), carrying no write.</summary>
+    [ProtoMember(3)]
+    public bool CheckOnly { get; set; }
+
+    /// <summary>Gets or sets the write's version.</summary>
+    [ProtoMember(4)]
+    public long Version { get; set; }
+
+    /// <summary>Gets or sets whether the write is a delete (a tombstone).</summary>
+    [ProtoMember(5)]
+    public bool Deleted { get; set; }
+
+    /// <summary>Gets or sets the value's bytes.</summary>
+    [ProtoMember(6)]
+    public byte[] Value { get; set; } = [];
+}

@@ -1,0 +1,28 @@
+using ProtoBuf;
+
+namespace CamCube.Services.KeyValue.Messages;
+
+/// <summary>A get, put or delete, routed to the root of its key (the key's primary, camcubeos 5.2).</summary>
+[ProtoContract]
+public sealed class ClientRequest
+{
+    /// <summary>Gets or sets the key's 20 bytes.</summary>
+    [ProtoMember(1)]
+    public byte[] Key { get; set; } = [];
+
+    /// <summary>Gets or sets what is asked.</summary>
+    [ProtoMember(2)]
+    public KeyValueOperation Operation { get; set; }
+
+    /// <summary>Gets or sets what must hold for a put or delete to happen.</summary>
+    [ProtoMember(3)]
+    public WriteConditionKind Condition { get; set; }
+
+    /// <summary>Gets or sets the version the key must hold, for <see cref="WriteConditionKind.IfVersion"/>.</summary>
+    [ProtoMember(4)]
+    public long ConditionVersion { get; set; }
+
+    /// <summary>Gets or sets the value of a put.</summary>
+    [ProtoMember(5)]
+    public byte[] Value { get; set; } = [];
+}

@@ -1,0 +1,32 @@
+using ProtoBuf;
+
+namespace CamCube.Services.KeyValue.Messages;
+
+/// <summary>A replica's answer to <see cref="Prepare"/>: its promise and its newest write of the key, or the higher ballot it promised already.</summary>
+[ProtoContract]
+public sealed class Promise
+{
+    /// <summary>Gets or sets whether the replica promised the ballot.</summary>
+    [ProtoMember(1)]
+    public bool Promised { get; set; }
+
+    /// <summary>Gets or sets the ballot the replica has promised (the asked one, or the higher one that made it refuse).</summary>
+    [ProtoMember(2)]
+    public long Ballot { get; set; }
+
+    /// <summary>Gets or sets the version the replica holds (0: none).</summary>
+    [ProtoMember(3)]
+    public long Version { get; set; }
+
+    /// <summary>Gets or sets whether <see cref="Value"/> carries the write (the replica's version is newer than the primary's).</summary>
+    [ProtoMember(4)]
+    public bool HasValue { get; set; }
+
+    /// <summary>Gets or sets whether the write is a delete (a tombstone).</summary>
+    [ProtoMember(5)]
+    public bool Deleted { get; set; }
+
+    /// <summary>Gets or sets the value's bytes.</summary>
+    [ProtoMember(6)]
+    public byte[] Value { get; set; } = [];
+}
