@@ -1,6 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
 using CamCube.Hosting;
+using CamCube.Memcached;
 using CamCube.Services.Cache;
 using CamCube.Services.Cache.FrontEnd;
 using CamCube.Services.Diagnostics;

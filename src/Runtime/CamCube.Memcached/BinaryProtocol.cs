@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Buffers.Binary;
 
-namespace CamCube.Services.Cache.FrontEnd;
+namespace CamCube.Memcached;
 
 /// <summary>
 /// The little the front-end knows of memcached's binary protocol, which it does not speak: how a

@@ -1,8 +1,8 @@
 using System.Net;
 
-namespace CamCube.Services.Cache.FrontEnd;
+namespace CamCube.Memcached;
 
-/// <summary>Settings of a <see cref="MemcachedFrontEnd"/>. Every limit is per front-end or per connection, as named.</summary>
+/// <summary>Settings of a memcached front-end (<see cref="MemcachedListener"/>). Every limit is per front-end or per connection, as named.</summary>
 public sealed class MemcachedFrontEndOptions
 {
     /// <summary>The memcached default port.</summary>

@@ -1,12 +1,12 @@
-namespace CamCube.Services.Cache.FrontEnd;
+namespace CamCube.Memcached;
 
 /// <summary>
-/// The get family (get, gets, gat, gats): keys rooted here answer at once, the rest through the node's
-/// loop. A get line may be of any length, as in memcached: its keys are answered in batches as they
+/// The get family (get, gets, gat, gats): the keys are checked here and handed to the subclass in
+/// batches (<see cref="Get(int, int, int?)"/>). A get line may be of any length, as in memcached: its keys are answered in batches as they
 /// come (a batch ends at the line buffer's end or when the token buffer is full), so neither the line
 /// nor its answer is held whole; <c>END</c> follows the last batch.
 /// </summary>
-internal sealed partial class MemcachedConnection
+public abstract partial class MemcachedTextConnection
 {
     /// <summary>Starts a get from its command line (or its first piece); returns 0.</summary>
     private long StartGet(int count)
@@ -36,14 +36,14 @@ internal sealed partial class MemcachedConnection
             first = 2;
         }
 
-        Get(count, first);
+        GetBatch(count, first);
         return 0;
     }
 
     /// <summary>Answers the next batch of keys of a long get line; returns 0.</summary>
     private long ContinueGet(int length)
     {
-        Get(Tokenize(length), first: 0);
+        GetBatch(Tokenize(length), first: 0);
         return 0;
     }
 
@@ -51,7 +51,7 @@ internal sealed partial class MemcachedConnection
     private bool HasMoreKeys => !_lineComplete || _tokensTruncated;
 
     /// <summary>Answers the keys in tokens <paramref name="first"/> to <paramref name="count"/>; keeps the get going if the line has more.</summary>
-    private void Get(int count, int first)
+    private void GetBatch(int count, int first)
     {
         _getContinues = HasMoreKeys;
         if (_tokensTruncated)
@@ -63,7 +63,7 @@ internal sealed partial class MemcachedConnection
         var invalid = count == first && !_lineComplete;
         for (var i = first; i < count && !invalid; i++)
         {
-            invalid = !CacheKeys.IsValid(Token(i));
+            invalid = !MemcachedKeys.IsValid(Token(i));
         }
 
         if (invalid)
@@ -72,30 +72,11 @@ internal sealed partial class MemcachedConnection
             return;
         }
 
-        // Keys rooted here are answered at once, in order; from the first that is not, the rest go through the loop.
-        var local = first;
-        while (_getExpiration is null && local < count && _service.TryGetLocally(Token(local), this))
-        {
-            local++;
-        }
-
-        if (local == count)
-        {
-            EndGetBatch();
-            return;
-        }
-
-        var operation = _getExpiration is null ? CacheOperation.Get : CacheOperation.GetAndTouch;
-        for (var i = local; i < count; i++)
-        {
-            Issue(answersAreValues: true).Prepare(operation, TokenMemory(i), expirationSeconds: _getExpiration ?? 0);
-        }
-
-        SendIssued();
+        Get(first, count, _getExpiration);
     }
 
-    /// <summary>Ends a batch of a get: <c>END</c> after the last.</summary>
-    private void EndGetBatch()
+    /// <summary>Ends a batch of a get once its values are written: <c>END</c> after the last batch.</summary>
+    protected void EndGetBatch()
     {
         if (!_getContinues)
         {
@@ -104,38 +85,20 @@ internal sealed partial class MemcachedConnection
     }
 
     /// <summary>Ends a get with an error in place of <c>END</c>; the rest of its line is skipped.</summary>
-    private void StopGet(ReadOnlySpan<byte> error)
+    /// <param name="error">The error line with its terminator.</param>
+    protected void StopGet(ReadOnlySpan<byte> error)
     {
         WriteError(error);
         _skipLine = _getContinues;
         _getContinues = false;
     }
 
-    /// <summary>Writes the answers of a get through the loop, in order, and <c>END</c>; stops at the first failure, whose error it writes.</summary>
-    private void WriteValues()
-    {
-        for (var i = 0; i < _issued; i++)
-        {
-            var answer = _requests[i]!;
-            if (answer.Status == CacheStatus.Hit)
-            {
-                WriteValue(answer.Key.Span, answer.ResponseValue, answer.ResponseFlags, answer.ResponseCas);
-            }
-            else if (answer.Status is not (CacheStatus.Miss or CacheStatus.NotFound))
-            {
-                var skipLine = _getContinues;
-                _getContinues = false;
-                WriteStatus(answer);
-                _skipLine = skipLine;
-                return;
-            }
-        }
-
-        EndGetBatch();
-    }
-
-    /// <summary>Writes one item of a get reply: <c>VALUE key flags bytes [cas]</c>, the data and its terminator.</summary>
-    private void WriteValue(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, uint flags, ulong cas)
+    /// <summary>Writes one item of a get reply: <c>VALUE key flags bytes [cas]</c>, the data and its terminator (the cas unique only for gets and gats).</summary>
+    /// <param name="key">The item's key.</param>
+    /// <param name="value">The item's value.</param>
+    /// <param name="flags">The item's client flags.</param>
+    /// <param name="cas">The item's cas unique.</param>
+    protected void WriteValue(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, uint flags, ulong cas)
     {
         Write("VALUE "u8);
         Write(key);

@@ -1,7 +1,7 @@
 using System.Net;
 using Microsoft.Extensions.Logging;
 
-namespace CamCube.Services.Cache.FrontEnd;
+namespace CamCube.Memcached;
 
 /// <summary>The front-end's log messages.</summary>
 internal static partial class Log

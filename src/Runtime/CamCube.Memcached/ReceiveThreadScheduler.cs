@@ -1,6 +1,6 @@
 using System.IO.Pipelines;
 
-namespace CamCube.Services.Cache.FrontEnd;
+namespace CamCube.Memcached;
 
 /// <summary>
 /// Runs the answer of a request that went through the node's loop on the client's own receiving
@@ -10,7 +10,7 @@ namespace CamCube.Services.Cache.FrontEnd;
 /// continuation the thread is not waiting for (it blocks on unread input, the connection ended, or
 /// the await happened on another thread) goes to the thread pool as before.
 /// </summary>
-internal sealed class ReceiveThreadScheduler : PipeScheduler
+public sealed class ReceiveThreadScheduler : PipeScheduler
 {
     private readonly object _gate = new();
     private Thread? _thread;

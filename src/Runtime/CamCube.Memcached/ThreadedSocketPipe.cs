@@ -2,7 +2,7 @@ using System.Buffers;
 using System.IO.Pipelines;
 using System.Net.Sockets;
 
-namespace CamCube.Services.Cache.FrontEnd;
+namespace CamCube.Memcached;
 
 /// <summary>
 /// A client socket served by a thread of its own that blocks in receive, as memcached's worker

@@ -1,9 +1,9 @@
 using System.Buffers;
 
-namespace CamCube.Services.Cache.FrontEnd;
+namespace CamCube.Memcached;
 
-/// <summary>The memcached text-protocol commands (protocol.txt of memcached 1.6).</summary>
-internal sealed partial class MemcachedConnection
+/// <summary>The memcached text-protocol commands (protocol.txt of memcached 1.6): each is checked and parsed here, then handed to the subclass.</summary>
+public abstract partial class MemcachedTextConnection
 {
     /// <summary>memcached: an expiry above 30 days is an absolute Unix time.</summary>
     private const long RelativeExpirationMaxSeconds = 60 * 60 * 24 * 30;
@@ -38,30 +38,30 @@ internal sealed partial class MemcachedConnection
 
         if (name.SequenceEqual("set"u8))
         {
-            return Store(CacheOperation.Set, count, rest);
+            return ParseStore(MemcachedStorageOperation.Set, count, rest);
         }
 
         var operation = StorageOperation(name);
         if (operation != 0)
         {
-            return Store(operation, count, rest);
+            return ParseStore(operation, count, rest);
         }
 
         if (name.SequenceEqual("delete"u8))
         {
-            Delete(count);
+            ParseDelete(count);
         }
         else if (name.SequenceEqual("incr"u8) || name.SequenceEqual("decr"u8))
         {
-            Increment(count, increment: name[0] == (byte)'i');
+            ParseIncrement(count, increment: name[0] == (byte)'i');
         }
         else if (name.SequenceEqual("touch"u8))
         {
-            Touch(count);
+            ParseTouch(count);
         }
         else if (name.SequenceEqual("flush_all"u8))
         {
-            FlushAll(count);
+            ParseFlushAll(count);
         }
         else if (name.SequenceEqual("version"u8))
         {
@@ -100,12 +100,12 @@ internal sealed partial class MemcachedConnection
     /// <summary>memcached's set_noreply_maybe: the last argument says noreply, whatever the count.</summary>
     private void TakeNoReply(int count) => _noReply = Token(count - 1).SequenceEqual("noreply"u8);
 
-    private static CacheOperation StorageOperation(ReadOnlySpan<byte> name) =>
-        name.SequenceEqual("add"u8) ? CacheOperation.Add
-        : name.SequenceEqual("replace"u8) ? CacheOperation.Replace
-        : name.SequenceEqual("append"u8) ? CacheOperation.Append
-        : name.SequenceEqual("prepend"u8) ? CacheOperation.Prepend
-        : name.SequenceEqual("cas"u8) ? CacheOperation.Cas
+    private static MemcachedStorageOperation StorageOperation(ReadOnlySpan<byte> name) =>
+        name.SequenceEqual("add"u8) ? MemcachedStorageOperation.Add
+        : name.SequenceEqual("replace"u8) ? MemcachedStorageOperation.Replace
+        : name.SequenceEqual("append"u8) ? MemcachedStorageOperation.Append
+        : name.SequenceEqual("prepend"u8) ? MemcachedStorageOperation.Prepend
+        : name.SequenceEqual("cas"u8) ? MemcachedStorageOperation.Cas
         : 0;
 
     /// <summary>Splits the line at spaces; returns the token count. Stops when the token buffer is full, leaving the rest of the line (<see cref="_tokensTruncated"/>): a get takes its keys in such batches.</summary>
@@ -145,9 +145,9 @@ internal sealed partial class MemcachedConnection
         return count;
     }
 
-    private long Store(CacheOperation operation, int count, ReadOnlySequence<byte> rest)
+    private long ParseStore(MemcachedStorageOperation operation, int count, ReadOnlySequence<byte> rest)
     {
-        var argumentCount = operation == CacheOperation.Cas ? 6 : 5;
+        var argumentCount = operation == MemcachedStorageOperation.Cas ? 6 : 5;
         if (count != argumentCount && count != argumentCount + 1)
         {
             WriteError("ERROR\r\n"u8);
@@ -157,28 +157,24 @@ internal sealed partial class MemcachedConnection
         TakeNoReply(count);
         ulong cas = 0;
         if (!TryParse(Token(2), out uint flags) || !TryParse(Token(3), out int exptime) || !TryParse(Token(4), out long bytes)
-            || bytes < 0 || bytes > int.MaxValue - 2 || (operation == CacheOperation.Cas && !TryParse(Token(5), out cas)))
+            || bytes < 0 || bytes > int.MaxValue - 2 || (operation == MemcachedStorageOperation.Cas && !TryParse(Token(5), out cas)))
         {
             WriteError("CLIENT_ERROR bad command line format\r\n"u8);
             return 0;
         }
 
-        if (!CacheKeys.IsValid(Token(1)))
+        if (!MemcachedKeys.IsValid(Token(1)))
         {
             WriteError("CLIENT_ERROR bad command line format\r\n"u8);
             return 0;
         }
 
-        if (bytes > _service.Options.ItemSizeMaxBytes)
+        if (bytes > ItemSizeMaxBytes)
         {
-            // memcached answers at once and swallows the value; a set's old item is gone.
+            // memcached answers at once and swallows the value.
             WriteError("SERVER_ERROR object too large for cache\r\n"u8);
             _swallowLeft = bytes + 2;
-            if (operation == CacheOperation.Set)
-            {
-                _ = _service.ExecuteAsync(new CacheRequest { Operation = CacheOperation.Delete, Key = Token(1).ToArray() });
-            }
-
+            OnValueTooLarge(TokenMemory(1), operation);
             return 0;
         }
 
@@ -194,21 +190,12 @@ internal sealed partial class MemcachedConnection
             return bytes + 2;
         }
 
-        var value = rest.Slice(0, bytes);
-        var expiration = RelativeExpiration(exptime);
-        if (_service.TryStoreLocally(operation, Token(1), value, flags, expiration, cas, out var status))
-        {
-            WriteStatus(status);
-            return bytes + 2;
-        }
-
-        // The value stays in the input buffer until the answer: ProcessAsync consumes it only then.
-        Issue(answersAreValues: false).Prepare(operation, TokenMemory(1), value, flags, expiration, cas);
-        SendIssued();
+        // The value stays in the input buffer until the command's answers are written: ProcessAsync consumes it only then.
+        Store(TokenMemory(1), new MemcachedStorageCommand(operation, flags, RelativeExpiration(exptime), cas), rest.Slice(0, bytes));
         return bytes + 2;
     }
 
-    private void Delete(int count)
+    private void ParseDelete(int count)
     {
         if (count is < 2 or > 4)
         {
@@ -228,16 +215,16 @@ internal sealed partial class MemcachedConnection
             }
         }
 
-        if (_service.TryDeleteLocally(Token(1), out var status))
+        if (!MemcachedKeys.IsValid(Token(1)))
         {
-            WriteStatus(status);
+            WriteError("CLIENT_ERROR bad command line format\r\n"u8);
             return;
         }
 
-        SendThroughLoop(CacheOperation.Delete);
+        Delete(TokenMemory(1));
     }
 
-    private void Increment(int count, bool increment)
+    private void ParseIncrement(int count, bool increment)
     {
         if (count is not (3 or 4))
         {
@@ -246,7 +233,7 @@ internal sealed partial class MemcachedConnection
         }
 
         TakeNoReply(count);
-        if (!CacheKeys.IsValid(Token(1)))
+        if (!MemcachedKeys.IsValid(Token(1)))
         {
             WriteError("CLIENT_ERROR bad command line format\r\n"u8);
             return;
@@ -258,10 +245,10 @@ internal sealed partial class MemcachedConnection
             return;
         }
 
-        SendThroughLoop(increment ? CacheOperation.Increment : CacheOperation.Decrement, casOrDelta: delta);
+        Increment(TokenMemory(1), delta, increment);
     }
 
-    private void Touch(int count)
+    private void ParseTouch(int count)
     {
         if (count is not (3 or 4))
         {
@@ -270,7 +257,7 @@ internal sealed partial class MemcachedConnection
         }
 
         TakeNoReply(count);
-        if (!CacheKeys.IsValid(Token(1)))
+        if (!MemcachedKeys.IsValid(Token(1)))
         {
             WriteError("CLIENT_ERROR bad command line format\r\n"u8);
             return;
@@ -282,10 +269,10 @@ internal sealed partial class MemcachedConnection
             return;
         }
 
-        SendThroughLoop(CacheOperation.Touch, RelativeExpiration(exptime));
+        Touch(TokenMemory(1), RelativeExpiration(exptime));
     }
 
-    private void FlushAll(int count)
+    private void ParseFlushAll(int count)
     {
         if (count > 3)
         {
@@ -302,9 +289,7 @@ internal sealed partial class MemcachedConnection
         }
 
         // As in memcached, a delay of zero or less flushes now.
-        var relative = delay <= 0 ? 0 : Math.Max(1, RelativeExpiration(delay));
-        Issue(answersAreValues: false).PrepareFlush(relative);
-        SendIssued();
+        FlushAll(delay <= 0 ? 0 : Math.Max(1, RelativeExpiration(delay)));
     }
 
     private void Verbosity(int count)
@@ -317,13 +302,6 @@ internal sealed partial class MemcachedConnection
 
         TakeNoReply(count);
         Reply(TryParse(Token(1), out uint _) ? "OK\r\n"u8 : "CLIENT_ERROR bad command line format\r\n"u8);
-    }
-
-    /// <summary>Sends the command's key (token 1) through the loop; a bad key is answered by the service (CLIENT_ERROR).</summary>
-    private void SendThroughLoop(CacheOperation operation, int expirationSeconds = 0, ulong casOrDelta = 0)
-    {
-        Issue(answersAreValues: false).Prepare(operation, TokenMemory(1), expirationSeconds: expirationSeconds, casOrDelta: casOrDelta);
-        SendIssued();
     }
 
     /// <summary>memcached's expiry: 0 never, up to 30 days relative seconds, beyond that an absolute Unix time; negative or past is expired.</summary>
@@ -341,25 +319,5 @@ internal sealed partial class MemcachedConnection
 
         var relative = exptime <= RelativeExpirationMaxSeconds ? exptime : exptime - _options.TimeProvider.GetUtcNow().ToUnixTimeSeconds();
         return relative <= 0 ? -1 : (int)Math.Min(int.MaxValue, relative);
-    }
-
-    private void WriteStatus(CacheStatus status)
-    {
-        switch (status)
-        {
-            case CacheStatus.Stored: Reply("STORED\r\n"u8); break;
-            case CacheStatus.NotStored: Reply("NOT_STORED\r\n"u8); break;
-            case CacheStatus.Exists: Reply("EXISTS\r\n"u8); break;
-            case CacheStatus.NotFound or CacheStatus.Miss: Reply("NOT_FOUND\r\n"u8); break;
-            case CacheStatus.Deleted: Reply("DELETED\r\n"u8); break;
-            case CacheStatus.Touched: Reply("TOUCHED\r\n"u8); break;
-            case CacheStatus.Ok: Reply("OK\r\n"u8); break;
-            case CacheStatus.NonNumeric: WriteError("CLIENT_ERROR cannot increment or decrement non-numeric value\r\n"u8); break;
-            case CacheStatus.TooLarge: WriteError("SERVER_ERROR object too large for cache\r\n"u8); break;
-            case CacheStatus.OutOfMemory: WriteError("SERVER_ERROR out of memory storing object\r\n"u8); break;
-            case CacheStatus.InvalidKey: WriteError("CLIENT_ERROR bad command line format\r\n"u8); break;
-            case CacheStatus.Busy: WriteError("SERVER_ERROR busy\r\n"u8); break;
-            default: WriteError("SERVER_ERROR timeout\r\n"u8); break;
-        }
     }
 }
