@@ -2,16 +2,33 @@ using System.Buffers;
 
 namespace CamCube.Services.Reliable;
 
-/// <summary>A message being sent: its bytes, how far it has been fragmented, and the task its sender awaits.</summary>
+/// <summary>A message being sent: its bytes, how far it has been fragmented, and how its sender hears the end (a task, or a callback on the loop).</summary>
 internal sealed class OutgoingMessage
 {
-    private readonly TaskCompletionSource _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly TaskCompletionSource? _completion;
+    private readonly ReliableSendCompletion? _callback;
+    private readonly object? _state;
+    private readonly INodeContext? _node;
+    private ReliableTransferException? _error;
 
+    /// <summary>Creates a message whose sender awaits <see cref="Task"/>.</summary>
     public OutgoingMessage(ReadOnlyMemory<byte> body, IMemoryOwner<byte>? owner, int packetCount)
     {
         Body = body;
         Owner = owner;
         PacketCount = packetCount;
+        _completion = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+    }
+
+    /// <summary>Creates a message whose sender hears the end through <paramref name="callback"/>, posted to <paramref name="node"/>'s loop.</summary>
+    public OutgoingMessage(ReadOnlyMemory<byte> body, IMemoryOwner<byte>? owner, int packetCount, ReliableSendCompletion callback, object? state, INodeContext node)
+    {
+        Body = body;
+        Owner = owner;
+        PacketCount = packetCount;
+        _callback = callback;
+        _state = state;
+        _node = node;
     }
 
     /// <summary>Gets the message's bytes.</summary>
@@ -35,20 +52,39 @@ internal sealed class OutgoingMessage
     /// <summary>Gets the sequence number after its last packet.</summary>
     public uint EndSequence => FirstSequence + (uint)PacketCount;
 
-    /// <summary>Gets the task the sender awaits.</summary>
-    public Task Task => _completion.Task;
+    /// <summary>Gets the task the sender awaits (a completed one for a message sent with a callback).</summary>
+    public Task Task => _completion?.Task ?? Task.CompletedTask;
 
     /// <summary>The peer has the whole message.</summary>
-    public void Complete()
-    {
-        Owner?.Dispose();
-        _completion.TrySetResult();
-    }
+    public void Complete() => End(null);
 
     /// <summary>The message cannot be delivered.</summary>
-    public void Fail(ReliableFailure reason, string text)
+    public void Fail(ReliableFailure reason, string text) => End(new ReliableTransferException(reason, text));
+
+    private void End(ReliableTransferException? error)
     {
         Owner?.Dispose();
-        _completion.TrySetException(new ReliableTransferException(reason, text));
+        if (_completion is not null)
+        {
+            if (error is null)
+            {
+                _completion.TrySetResult();
+            }
+            else
+            {
+                _completion.TrySetException(error);
+            }
+
+            return;
+        }
+
+        // The callback runs in a later turn, never inside the endpoint's own bookkeeping.
+        _error = error;
+        if (!_node!.TryPost(static state => ((OutgoingMessage)state!).RunCallback(), this))
+        {
+            RunCallback();
+        }
     }
+
+    private void RunCallback() => _callback!(_state, _error);
 }
