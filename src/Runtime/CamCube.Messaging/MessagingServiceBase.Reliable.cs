@@ -20,9 +20,9 @@ public abstract partial class MessagingServiceBase
     public override void OnRegistered(INodeContext node)
     {
         base.OnRegistered(node);
-        if (Options.Delivery == MessageDelivery.Reliable)
+        if (_options.Delivery == MessageDelivery.Reliable)
         {
-            _reliable = new ReliableEndpoint(node, ServiceId, OnReliableMessage, Options.Transport);
+            _reliable = new ReliableEndpoint(node, ServiceId, OnReliableMessage, _options.Transport);
         }
     }
 

@@ -26,6 +26,7 @@ public abstract partial class MessagingServiceBase : ServiceBase
     private readonly Dictionary<Type, ushort> _typeIds = [];
     private readonly Dictionary<ulong, PendingRequest> _pending = [];
     private readonly MessageEncoder _encoder = new();
+    private readonly MessagingOptions _options;
     private ulong _lastRequestId;
 
     /// <summary>Creates a best-effort service with its id and name.</summary>
@@ -41,13 +42,13 @@ public abstract partial class MessagingServiceBase : ServiceBase
     protected MessagingServiceBase(ushort serviceId, string name, MessagingOptions options)
         : base(serviceId, name)
     {
-        Options = options ?? throw new ArgumentNullException(nameof(options));
+        _options = options ?? throw new ArgumentNullException(nameof(options));
         (options.Transport ?? new ReliableOptions()).Validate();
         _requestSent = OnRequestSent;
     }
 
-    /// <summary>Gets the service's settings.</summary>
-    public MessagingOptions Options { get; }
+    /// <summary>Gets how the service's messages travel: best effort, or on the reliable transport.</summary>
+    public MessageDelivery Delivery => _options.Delivery;
 
     /// <summary>Gets how many requests of this service wait for their reply here.</summary>
     public int PendingRequestCount => _pending.Count;
