@@ -6,9 +6,10 @@ namespace CamCube.Services.Reliable;
 internal sealed class OutgoingMessage
 {
     private readonly TaskCompletionSource? _completion;
-    private readonly ReliableSendCompletion? _callback;
-    private readonly object? _state;
     private readonly INodeContext? _node;
+    private readonly Stack<OutgoingMessage>? _pool;
+    private ReliableSendCompletion? _callback;
+    private object? _state;
     private ReliableTransferException? _error;
 
     /// <summary>Creates a message whose sender awaits <see cref="Task"/>.</summary>
@@ -20,25 +21,25 @@ internal sealed class OutgoingMessage
         _completion = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
     }
 
-    /// <summary>Creates a message whose sender hears the end through <paramref name="callback"/>, posted to <paramref name="node"/>'s loop.</summary>
-    public OutgoingMessage(ReadOnlyMemory<byte> body, IMemoryOwner<byte>? owner, int packetCount, ReliableSendCompletion callback, object? state, INodeContext node)
+    /// <summary>
+    /// Creates an empty message whose sender hears the end through a callback posted to
+    /// <paramref name="node"/>'s loop; once the callback has run it goes back to <paramref name="pool"/>,
+    /// so sending this way allocates nothing per message. <see cref="Reset"/> fills it.
+    /// </summary>
+    public OutgoingMessage(INodeContext node, Stack<OutgoingMessage> pool)
     {
-        Body = body;
-        Owner = owner;
-        PacketCount = packetCount;
-        _callback = callback;
-        _state = state;
         _node = node;
+        _pool = pool;
     }
 
     /// <summary>Gets the message's bytes.</summary>
-    public ReadOnlyMemory<byte> Body { get; }
+    public ReadOnlyMemory<byte> Body { get; private set; }
 
     /// <summary>Gets the pooled buffer the message came in, disposed when it ends, or null.</summary>
-    public IMemoryOwner<byte>? Owner { get; }
+    public IMemoryOwner<byte>? Owner { get; private set; }
 
     /// <summary>Gets how many packets the message takes (1 for an empty one).</summary>
-    public int PacketCount { get; }
+    public int PacketCount { get; private set; }
 
     /// <summary>Gets or sets the sequence number of its first packet on its flow (valid once <see cref="FragmentsSent"/> is above 0).</summary>
     public uint FirstSequence { get; set; }
@@ -54,6 +55,20 @@ internal sealed class OutgoingMessage
 
     /// <summary>Gets the task the sender awaits (a completed one for a message sent with a callback).</summary>
     public Task Task => _completion?.Task ?? Task.CompletedTask;
+
+    /// <summary>Fills a pooled message (one made with a callback) for a new send.</summary>
+    public void Reset(ReadOnlyMemory<byte> body, IMemoryOwner<byte>? owner, int packetCount, ReliableSendCompletion callback, object? state)
+    {
+        Body = body;
+        Owner = owner;
+        PacketCount = packetCount;
+        FirstSequence = 0;
+        FragmentsSent = 0;
+        KnownIncomplete = false;
+        _callback = callback;
+        _state = state;
+        _error = null;
+    }
 
     /// <summary>The peer has the whole message.</summary>
     public void Complete() => End(null);
@@ -86,5 +101,17 @@ internal sealed class OutgoingMessage
         }
     }
 
-    private void RunCallback() => _callback!(_state, _error);
+    private void RunCallback()
+    {
+        var callback = _callback!;
+        var state = _state;
+        var error = _error;
+        Body = default;
+        Owner = null;
+        _callback = null;
+        _state = null;
+        _error = null;
+        _pool!.Push(this);
+        callback(state, error);
+    }
 }

@@ -41,6 +41,7 @@ public sealed partial class ReliableEndpoint
     private readonly Stack<SendFlow> _freeSendFlows = new();
     private readonly Dictionary<(Coordinate Source, ulong FlowId), ReceiveFlow> _receiveFlows = [];
     private readonly Stack<ReceiveFlow> _freeReceiveFlows = new();
+    private readonly Stack<OutgoingMessage> _freeMessages = new();
     private readonly ulong _incarnation;
     private uint _lastFlowNumber;
     private int _queuedMessages;
@@ -125,7 +126,8 @@ public sealed partial class ReliableEndpoint
     /// <summary>
     /// Sends <paramref name="message"/> to <paramref name="server"/> and tells <paramref name="completion"/>
     /// how it ended, in a later turn on the loop: the callback form, for a caller that must stay on the
-    /// loop (no task, no continuation elsewhere). The caller keeps the bytes unchanged until then;
+    /// loop (no task, no continuation elsewhere), which allocates nothing per message in steady state
+    /// (pass a static lambda or a cached delegate). The caller keeps the bytes unchanged until then;
     /// <paramref name="owner"/>, if given, is disposed when the send ends, refused or not.
     /// </summary>
     /// <returns>Null if the message was taken (the completion will run once); otherwise why it was refused at once (the completion never runs).</returns>
@@ -205,7 +207,16 @@ public sealed partial class ReliableEndpoint
 
         var flow = FlowFor(server, key);
         var packets = Math.Max(1, (body.Length + _fragmentBytes - 1) / _fragmentBytes);
-        message = completion is null ? new OutgoingMessage(body, owner, packets) : new OutgoingMessage(body, owner, packets, completion, state, _node);
+        if (completion is null)
+        {
+            message = new OutgoingMessage(body, owner, packets);
+        }
+        else
+        {
+            message = _freeMessages.Count > 0 ? _freeMessages.Pop() : new OutgoingMessage(_node, _freeMessages);
+            message.Reset(body, owner, packets, completion, state);
+        }
+
         flow.Enqueue(message);
         _queuedMessages++;
         Activate(flow);
