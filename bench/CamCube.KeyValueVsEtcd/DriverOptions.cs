@@ -52,8 +52,8 @@ internal sealed record DriverOptions
     /// <summary>Gets the first store front-end's port on the cube the driver starts (node i: this + i).</summary>
     public int StorePortBase { get; init; } = 25500;
 
-    /// <summary>Gets further <c>cube up</c> arguments.</summary>
-    public IReadOnlyList<string> CubeArguments { get; init; } = [];
+    /// <summary>Gets further <c>cube up</c> arguments (by default the cache's front-end is off: it is not compared here).</summary>
+    public IReadOnlyList<string> CubeArguments { get; init; } = ["--no-memcached"];
 
     /// <summary>Gets the store's durability as the result sheet states it.</summary>
     public string StoreDurability { get; init; } = StoreDurabilityDefault;
@@ -105,7 +105,7 @@ internal sealed record DriverOptions
             CubePortBase = arguments.Int("cube-port-base", 25300, min: 1024),
             StorePortOption = arguments.Text("store-port-option") ?? "--kv-port",
             StorePortBase = arguments.Int("store-port-base", 25500, min: 1024),
-            CubeArguments = (arguments.Text("cube-args") ?? "").Split(' ', StringSplitOptions.RemoveEmptyEntries),
+            CubeArguments = (arguments.Text("cube-args") ?? "--no-memcached").Split(' ', StringSplitOptions.RemoveEmptyEntries),
             StoreDurability = arguments.Text("store-durability") ?? StoreDurabilityDefault,
             RunDurationMax = TimeSpan.FromMinutes(arguments.Int("minutes-max", 30)),
         };

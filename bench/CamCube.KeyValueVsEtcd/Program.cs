@@ -14,7 +14,7 @@ internal static class Program
         usage:
           run   [--targets etcd,store,inproc] [--store-durability TEXT]
                 (--cube-cli out/camcube.dll [--cube-shape 3x3x3] [--cube-port-base 25300] [--store-port-option --kv-port]
-                 [--store-port-base 25500] [--cube-args "..."] | --store-frontends 127.0.0.1:11311,...)
+                 [--store-port-base 25500] [--cube-args "--no-memcached"] | --store-frontends 127.0.0.1:11311,...)
                 [--sizes 128,4096] [--concurrency 1,16,64] [--ops 4000] [--seconds 8] [--keys-per-worker 16]
                 [--etcd etcd] [--etcd-port-base 23790] [--minutes-max 30]
           smoke [--etcd etcd] [--etcd-port-base 23790]   (etcd only, a few operations per cell; exit 0 when every one succeeded)

@@ -9,6 +9,9 @@ public sealed class KeyValueFrontEndOptions
     /// <summary>The front-end's base port: node i listens on 11311 + i by default, beside the cache's 11211 + i.</summary>
     public const int DefaultPort = 11311;
 
+    /// <summary>The bytes the front-end keeps before each value in the store (flags, expiry, written time; MemcachedItemFormat.md).</summary>
+    public const int ItemHeaderBytes = 24;
+
     /// <summary>Gets or sets the listener's settings (end point, connection and line limits, clock, version); the end point defaults to 127.0.0.1:11311.</summary>
     public MemcachedFrontEndOptions Connections { get; set; } = new() { EndPoint = new IPEndPoint(IPAddress.Loopback, DefaultPort) };
 

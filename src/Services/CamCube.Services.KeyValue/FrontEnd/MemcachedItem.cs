@@ -17,7 +17,7 @@ namespace CamCube.Services.KeyValue.FrontEnd;
 internal readonly record struct MemcachedItem(uint Flags, long ExpiresAtUnixMilliseconds, long WrittenAtTicks, ReadOnlyMemory<byte> Data)
 {
     /// <summary>The header's length, in bytes.</summary>
-    public const int HeaderBytes = 24;
+    public const int HeaderBytes = KeyValueFrontEndOptions.ItemHeaderBytes;
 
     // "mc", format 1, a reserved byte: what no header-less value is likely to begin with by chance.
     private const uint Magic = 0x6D_63_01_00;
