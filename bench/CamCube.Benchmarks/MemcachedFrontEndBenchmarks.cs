@@ -2,6 +2,7 @@ using System.Buffers;
 using System.IO.Pipelines;
 using System.Text;
 using BenchmarkDotNet.Attributes;
+using CamCube.Memcached;
 using CamCube.Services.Cache;
 using CamCube.Services.Cache.FrontEnd;
 using CamCube.Testing;

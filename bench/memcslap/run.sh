@@ -4,10 +4,13 @@
 #   27proc: one front-end (node 0,0,0) of the 27-process cube  vs  twemproxy (Debian's nutcracker,
 #           ketama) in front of 27 memcached 1.6 processes on this host;
 #   1node:  the front-end of a 1-node cube (--in-process)        vs  one memcached 1.6 process.
+#   store:  (only with --only store; issue 16) the key-value store's front-end (r = 3, SQLite, node
+#           0,0,0, port 11311 + i by default) vs the cache's front-end of the same node, on one
+#           27-process cube in the same minutes: "peer" is the cache, "cube" the store.
 # Each for set and get at each concurrency (default 4 and 16); the table gives ops/s and cube/peer.
 #
 #   bench/memcslap/run.sh [--build NAME=REPO[,VAR=VALUE...]]... [--ops N] [--concurrency "4 16"] [--rounds R]
-#                         [--warm-up-ops N] [--only 1node|27proc] [--port-base P]
+#                         [--warm-up-ops N] [--only 1node|27proc|store] [--store-port-option OPT] [--port-base P]
 #
 # --build NAME=REPO[,VAR=VALUE...] names a checkout whose src/Cli/CamCube.Cli is built in Release
 # (built here if missing), and optionally an environment for its cube (e.g. a runtime setting);
@@ -16,7 +19,8 @@
 # Loopback only (127.0.0.1), private ports (--port-base P, default 23400; build i adds 1000 x i):
 #   memcached (1node peer) P+11; 1-node cube UDP P+100, front-end P+200;
 #   27-process cube UDP P+300.., front-ends P+500..; 27 memcached P+600..P+626; nutcracker P+700
-#   (stats P+701). Bounded: every memcslap run and every start-up has a timeout, and a trap stops
+#   (stats P+701); the store's front-ends P+800.. (given to `cube up` with --store-port-option,
+#   default --kv-port). Bounded: every memcslap run and every start-up has a timeout, and a trap stops
 #   everything this script started. Installs memcached, nutcracker and libmemcached-tools if missing.
 # Counting: ops = memcslap's "Time to <test> N keys by C threads" (N = --ops, default 40000, split
 # over C threads; the get test's single-threaded load before it is not counted). Each cube, once
@@ -34,6 +38,7 @@ WARMUP_OPS=8000
 CONCURRENCIES="4 16"
 ROUNDS=3
 ONLY=""
+STORE_PORT_OPTION="--kv-port"
 PORT_BASE=23400
 MEMCSLAP_TIMEOUT=180
 BUILDS=()
@@ -45,12 +50,15 @@ while [[ $# -gt 0 ]]; do
     --concurrency) CONCURRENCIES="$2"; shift 2 ;;
     --rounds) ROUNDS="$2"; shift 2 ;;
     --only) ONLY="$2"; shift 2 ;;
+    --store-port-option) STORE_PORT_OPTION="$2"; shift 2 ;;
     --port-base) PORT_BASE="$2"; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "unknown option: $1" >&2; exit 2 ;;
   esac
 done
-case "$ONLY" in ""|1node|27proc) ;; *) echo "--only takes 1node or 27proc" >&2; exit 2 ;; esac
+case "$ONLY" in ""|1node|27proc|store) ;; *) echo "--only takes 1node, 27proc or store" >&2; exit 2 ;; esac
+# Which parts run: both cube-vs-peer parts by default, the store-vs-cache part alone when asked.
+part_on() { [[ "$ONLY" == "$1" || ( -z "$ONLY" && "$1" != store ) ]]; }
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 (( ${#BUILDS[@]} > 0 )) || BUILDS=("current=$HERE")
@@ -228,12 +236,12 @@ start_memcached() { # port
   memcached -p "$1" -U 0 -l 127.0.0.1 -m 64 "${MC_USER[@]}" >>"$WORK/memcached.log" 2>&1 &
   PEER_PIDS+=($!)
 }
-if [[ "$ONLY" != 27proc ]]; then
+if part_on 1node; then
   start_memcached "$MC_PORT"
   MC_PIDS="${PEER_PIDS[-1]}"
   wait_ready "$MC_PORT" 20
 fi
-if [[ "$ONLY" != 1node ]]; then
+if part_on 27proc; then
   {
     echo "camcube_peer:"
     echo "  listen: 127.0.0.1:$TW_PORT"
@@ -257,7 +265,7 @@ fi
 for ((r = 1; r <= ROUNDS; r++)); do
   for i in "${!NAMES[@]}"; do
     name=${NAMES[$i]}; cli=${CLIS[$i]}; environment=${ENVS[$i]}; off=$((PORT_BASE + 1000 * i))
-    if [[ "$ONLY" != 27proc ]]; then
+    if part_on 1node; then
       dir="$WORK/state-$name-1node-$r"
       cube_up "$cli" "$environment" "$dir" 1x1x1 $((off + 100)) $((off + 200)) --in-process
       wait_ready $((off + 200)) 60
@@ -267,7 +275,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
       mc_stats "$name-1node-r$r" $((off + 200))
       cube_down "$cli" "$dir"
     fi
-    if [[ "$ONLY" != 1node ]]; then
+    if part_on 27proc; then
       dir="$WORK/state-$name-27proc-$r"
       cube_up "$cli" "$environment" "$dir" 3x3x3 $((off + 300)) $((off + 500))
       wait_ready $((off + 500)) 120
@@ -277,10 +285,23 @@ for ((r = 1; r <= ROUNDS; r++)); do
       mc_stats "$name-27proc-r$r" $((off + 500))
       cube_down "$cli" "$dir"
     fi
+    if part_on store; then
+      # One 27-process cube with both front-ends: the cache's (the "peer") and the store's.
+      dir="$WORK/state-$name-store-$r"
+      cube_up "$cli" "$environment" "$dir" 3x3x3 $((off + 300)) $((off + 500)) "$STORE_PORT_OPTION" $((off + 800))
+      wait_ready $((off + 500)) 120
+      wait_ready $((off + 800)) 120
+      warm_up $((off + 500)) $((off + 800))
+      pids=$(cube_pids $((off + 300))); log "the 27-process cube's processes: $(wc -w <<<"$pids") (supervisor and nodes; both columns' CPU is theirs)"
+      run_pairs "$name" store "$r" $((off + 500)) "$pids" $((off + 800)) "$pids"
+      mc_stats "$name-store-cache-r$r" $((off + 500))
+      mc_stats "$name-store-r$r" $((off + 800))
+      cube_down "$cli" "$dir"
+    fi
   done
 done
-[[ "$ONLY" != 27proc ]] && mc_stats memcached "$MC_PORT"
-if [[ "$ONLY" != 1node ]]; then
+if part_on 1node; then mc_stats memcached "$MC_PORT"; fi
+if part_on 27proc; then
   for ((i = 0; i < 27; i++)); do mc_exchange $((TW_MC_BASE + i)) "stats\r\nquit\r\n"; done | tr -d '\r' |
     awk '$2 ~ /^(cmd_get|get_hits|get_misses|cmd_set)$/ { s[$2] += $3 } END { printf "stats twemproxy'"'"'s 27 memcached (summed): cmd_get=%d get_hits=%d get_misses=%d cmd_set=%d\n", s["cmd_get"], s["get_hits"], s["get_misses"], s["cmd_set"] }' |
     tee -a "$WORK/machine.txt" >&2
@@ -303,7 +324,7 @@ awk -F'\t' '
     printf "|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|\n"
     for (i = 1; i <= k; i++) {
       key = order[i]; split(key, f, "\t"); m = n[key]
-      target = f[2] == "1node" ? "1-node cube vs memcached" : "27-process cube, front-end 0,0,0 vs twemproxy + 27 memcached"
+      target = f[2] == "1node" ? "1-node cube vs memcached" : f[2] == "store" ? "27-process cube, node 0,0,0: store front-end (r = 3, SQLite) vs cache front-end" : "27-process cube, front-end 0,0,0 vs twemproxy + 27 memcached"
       if (m == 0) { printf "| %s | %s | %s | %s | - | - | failed | - | - | - | 0 (%d failed) | - |\n", f[1], target, f[3], f[4], failed[key]; continue }
       for (j = 1; j <= m; j++) { p[j] = P[key, j]; c[j] = C[key, j]; r[j] = R[key, j]; pu[j] = PU[key, j]; cu[j] = CU[key, j]; l[j] = L[key, j] }
       pm = median(p, m); cm = median(c, m); rm = median(r, m); pum = median(pu, m); cum = median(cu, m); median(l, m)

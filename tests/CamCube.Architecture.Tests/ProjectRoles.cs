@@ -4,7 +4,7 @@ namespace CamCube.Architecture.Tests;
 internal static class ProjectRoles
 {
     /// <summary>The projects a service may build on besides the abstractions (each built only on the abstractions itself).</summary>
-    private static readonly string[] s_serviceSdk = ["src/Runtime/CamCube.Messaging/"];
+    private static readonly string[] s_serviceSdk = ["src/Runtime/CamCube.Messaging/", "src/Runtime/CamCube.Memcached/"];
 
     /// <summary>Gets the role of the project at <paramref name="path"/>, relative to the repository root with '/' separators.</summary>
     public static ProjectRole Of(string path) => path switch

@@ -9,7 +9,7 @@ public sealed class CliAppTests
         var (exit, output, error) = CliRunner.Run("", "help", "bogus");
         Assert.Equal(2, exit);
         Assert.Equal("", output);
-        Assert.Equal("camcube help: no command 'bogus'; the commands are key, cube, ping, node, health, compose, sim.\n", error.ReplaceLineEndings("\n"));
+        Assert.Equal("camcube help: no command 'bogus'; the commands are key, cube, ping, kv, node, health, compose, sim.\n", error.ReplaceLineEndings("\n"));
     }
 
     [Fact]

@@ -47,6 +47,7 @@ public class ComposeCommandTests
             Assert.Equal(shapeText, service.Environment["CAMCUBE__SHAPE"]);
             Assert.Equal("/run/secrets/cluster_key", service.Environment["CAMCUBE__KEYFILE"]);
             Assert.Equal(memcachedPort + shape.IndexOf(self), service.HostPort);
+            Assert.Equal(11311 + shape.IndexOf(self), service.KeyValuePort);
 
             // The peer pattern names every neighbour's service, on the port every node binds.
             var addressing = UdpPeerAddressing.Parse(service.Environment["CAMCUBE__PEERS"]);
@@ -74,6 +75,7 @@ public class ComposeCommandTests
     [InlineData("--port 70000", "--port")]
     [InlineData("--port seven", "--port")]
     [InlineData("--memcached-port 65530", "past 65535")]
+    [InlineData("--kv-port 11220", "apart from the memcached ports")]
     [InlineData("--shape 40x40x40", "past 65535")]
     [InlineData("--image camcube:latest\"x", "--image")]
     [InlineData("--image=", "--image")]
@@ -238,6 +240,10 @@ public class ComposeCommandTests
             {
                 current!.HostPort = int.Parse(published.Groups[1].Value, CultureInfo.InvariantCulture);
             }
+            else if (Regex.Match(line, "^      - \"127\\.0\\.0\\.1:(\\d+):11311/tcp\"$") is { Success: true } store)
+            {
+                current!.KeyValuePort = int.Parse(store.Groups[1].Value, CultureInfo.InvariantCulture);
+            }
         }
 
         return services;
@@ -265,5 +271,7 @@ public class ComposeCommandTests
         public Dictionary<string, string> Environment { get; } = new(StringComparer.Ordinal);
 
         public long HostPort { get; set; } = -1;
+
+        public long KeyValuePort { get; set; } = -1;
     }
 }

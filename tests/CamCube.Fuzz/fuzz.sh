@@ -45,7 +45,7 @@ fi
 # afl-fuzz sees is the parser's and not the runtime's heartbeats.
 assemblies() {
   case "$1" in
-    memcached) echo CamCube.Services.Cache.dll ;;
+    memcached) echo CamCube.Memcached.dll CamCube.Services.Cache.dll ;;
     udp) echo CamCube.Transport.Udp.dll ;;
     packet) echo CamCube.Abstractions.dll CamCube.Runtime.dll CamCube.Services.Cache.dll CamCube.Services.Diagnostics.dll ;;
     cache) echo CamCube.Services.Cache.dll ;;

@@ -1,4 +1,5 @@
 using System.Net;
+using CamCube.Memcached;
 using CamCube.Services.Cache.FrontEnd;
 using CamCube.Testing;
 using Microsoft.Extensions.Logging.Abstractions;

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Text;
+using CamCube.Memcached;
 using CamCube.Services.Cache.FrontEnd;
 using CamCube.Testing;
 using Microsoft.Extensions.Logging.Abstractions;

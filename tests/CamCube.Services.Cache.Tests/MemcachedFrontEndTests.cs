@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using CamCube.Testing;
 
 namespace CamCube.Services.Cache.Tests;
 

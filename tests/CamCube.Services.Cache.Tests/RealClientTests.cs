@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Net;
 using System.Text.RegularExpressions;
+using CamCube.Testing;
 
 namespace CamCube.Services.Cache.Tests;
 

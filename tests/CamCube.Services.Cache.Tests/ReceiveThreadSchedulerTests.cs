@@ -1,4 +1,4 @@
-using CamCube.Services.Cache.FrontEnd;
+using CamCube.Memcached;
 
 namespace CamCube.Services.Cache.Tests;
 

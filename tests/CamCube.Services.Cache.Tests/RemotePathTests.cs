@@ -1,4 +1,5 @@
 using System.Text;
+using CamCube.Memcached;
 using CamCube.Runtime;
 using CamCube.Services.Cache.FrontEnd;
 using CamCube.Testing;

@@ -23,6 +23,7 @@ internal static class CliApp
           key        which servers hold a key: its id, key coordinate and GetServersForKey
           cube       run a whole cube on this machine: up, status, kill, start, down
           ping       ping from one node of the running cube to another
+          kv         put, get, cas or delete a value in the running cube's key-value store
           node       run one server of a cube over UDP (the generic host; stops on SIGTERM or Ctrl-C)
           health     ask a running node for its health (for container probes): exit 0 healthy, 1 not
           compose    write a docker compose file for a cube
@@ -39,7 +40,7 @@ internal static class CliApp
             var topic = args.Count > 1 ? args[1] : null;
             if (topic is not null && UsageOf(topic) is null)
             {
-                console.Error.WriteLine($"camcube help: no command '{topic}'; the commands are key, cube, ping, node, health, compose, sim.");
+                console.Error.WriteLine($"camcube help: no command '{topic}'; the commands are key, cube, ping, kv, node, health, compose, sim.");
                 return ExitUsage;
             }
 
@@ -69,6 +70,7 @@ internal static class CliApp
                 "health" => HealthCommand.Run(rest, console),
                 "cube" => Cube.CubeCommand.Run(rest, console),
                 "ping" => PingCommand.Run(rest, console),
+                "kv" => KeyValueCommand.Run(rest, console),
                 "compose" => ComposeCommand.Run(rest, console),
                 "sim" => Simulation.SimCommand.Run(rest, console),
                 _ => throw new UsageException($"unknown command '{args[0]}'; run 'camcube help' for the list."),
@@ -113,6 +115,7 @@ internal static class CliApp
         "health" => HealthCommand.Usage,
         "cube" => Cube.CubeCommand.Usage,
         "ping" => PingCommand.Usage,
+        "kv" => KeyValueCommand.Usage,
         "compose" => ComposeCommand.Usage,
         "sim" => Simulation.SimCommand.Usage,
         _ => null,

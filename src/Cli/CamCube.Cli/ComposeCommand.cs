@@ -13,12 +13,13 @@ namespace CamCube.Cli;
 internal static class ComposeCommand
 {
     public const string Usage = """
-        usage: camcube compose [--shape 3x3x3] [--port 7000] [--memcached-port 11211] [--image camcube:latest]
+        usage: camcube compose [--shape 3x3x3] [--port 7000] [--memcached-port 11211] [--kv-port 11311] [--image camcube:latest]
                                [--program /app/NODE.dll] [--output FILE]
 
           --shape           the torus, XxYxZ (default 3x3x3): one service cc-x-y-z per server
           --port            the UDP port every node listens on inside its container (default 7000)
           --memcached-port  host port of cc-0-0-0's memcached front-end on 127.0.0.1; server i gets this plus i (default 11211)
+          --kv-port         host port of cc-0-0-0's key-value store front-end (memcached protocol); server i gets this plus i (default 11311)
           --image           the image every service runs (default camcube:latest, built from docker/Dockerfile)
           --program         the image is your node program built on CamCube.Hosting, this .dll inside it (its
                             entrypoint runs it): no memcached front-ends, and the health check runs
@@ -33,6 +34,9 @@ internal static class ComposeCommand
     /// <summary>The memcached port inside every container.</summary>
     public const int ContainerMemcachedPort = 11_211;
 
+    /// <summary>The key-value store's front-end port inside every container.</summary>
+    public const int ContainerKeyValuePort = Services.KeyValue.FrontEnd.KeyValueFrontEndOptions.DefaultPort;
+
     /// <summary>Where the key secret appears inside a container.</summary>
     public const string KeyPathInContainer = "/run/secrets/cluster_key";
 
@@ -45,7 +49,7 @@ internal static class ComposeCommand
     /// <summary>The key file, relative to the compose file's directory.</summary>
     public const string KeyFileRelative = "secrets/cluster.key";
 
-    private static readonly string[] s_valueOptions = ["--shape", "--port", "--memcached-port", "--image", "--program", "--output"];
+    private static readonly string[] s_valueOptions = ["--shape", "--port", "--memcached-port", "--kv-port", "--image", "--program", "--output"];
 
     public static int Run(IReadOnlyList<string> args, CliConsole console)
     {
@@ -64,6 +68,13 @@ internal static class ComposeCommand
                 $"--memcached-port {memcachedPort}: the {shape.ServerCount} servers of {shape} need host ports {memcachedPort} to {memcachedPort + shape.ServerCount - 1}, past 65535; choose a lower port or a smaller shape.");
         }
 
+        var keyValuePort = reader.Int("--kv-port", ContainerKeyValuePort, 1, 65_535);
+        if (keyValuePort + shape.ServerCount - 1 > 65_535 || (keyValuePort < memcachedPort + shape.ServerCount && memcachedPort < keyValuePort + shape.ServerCount))
+        {
+            throw new UsageException(
+                $"--kv-port {keyValuePort}: the {shape.ServerCount} servers of {shape} need host ports {keyValuePort} to {keyValuePort + shape.ServerCount - 1}, apart from the memcached ports and at most 65535; choose another port.");
+        }
+
         var image = reader.Single("--image") ?? "camcube:latest";
         if (image.Length == 0 || image.Any(c => !char.IsAsciiLetterOrDigit(c) && c is not ('.' or '_' or '-' or '/' or ':' or '@')))
         {
@@ -76,7 +87,7 @@ internal static class ComposeCommand
             throw new UsageException($"--program: '{program}' is not the absolute path of a .dll inside the image, such as /app/HelloService.dll.");
         }
 
-        var yaml = Generate(shape, port, memcachedPort, image, program);
+        var yaml = Generate(shape, port, memcachedPort, image, program, keyValuePort);
         var output = reader.Single("--output");
         if (output is null)
         {
@@ -120,11 +131,12 @@ internal static class ComposeCommand
     /// <param name="memcachedPort">The host port of server 0's memcached front-end (the built-in node only).</param>
     /// <param name="image">The image.</param>
     /// <param name="program">A node program's .dll inside the image, or null for the built-in node.</param>
-    public static string Generate(TorusShape shape, int port, int memcachedPort, string image, string? program = null)
+    /// <param name="keyValuePort">The host port of server 0's key-value front-end (the built-in node only).</param>
+    public static string Generate(TorusShape shape, int port, int memcachedPort, string image, string? program = null, int keyValuePort = ContainerKeyValuePort)
     {
         var inv = CultureInfo.InvariantCulture;
         var command = program is null
-            ? string.Create(inv, $"camcube compose --shape {shape} --port {port} --memcached-port {memcachedPort} --image {image}")
+            ? string.Create(inv, $"camcube compose --shape {shape} --port {port} --memcached-port {memcachedPort} --kv-port {keyValuePort} --image {image}")
             : string.Create(inv, $"camcube compose --shape {shape} --port {port} --image {image} --program {program}");
         var b = new StringBuilder();
         Line(b, $"# Generated by `{command}`.");
@@ -169,6 +181,8 @@ internal static class ComposeCommand
             {
                 Line(b, "      MEMCACHED__HOST: \"0.0.0.0\"");
                 Line(b, string.Create(inv, $"      MEMCACHED__PORT: \"{ContainerMemcachedPort}\""));
+                Line(b, "      KEYVALUE__HOST: \"0.0.0.0\"");
+                Line(b, string.Create(inv, $"      KEYVALUE__PORT: \"{ContainerKeyValuePort}\""));
             }
 
             Line(b, "    secrets:");
@@ -179,6 +193,7 @@ internal static class ComposeCommand
             {
                 Line(b, "    ports:");
                 Line(b, string.Create(inv, $"      - \"127.0.0.1:{memcachedPort + i}:{ContainerMemcachedPort}/tcp\""));
+                Line(b, string.Create(inv, $"      - \"127.0.0.1:{keyValuePort + i}:{ContainerKeyValuePort}/tcp\""));
             }
 
             Line(b, "    restart: unless-stopped");

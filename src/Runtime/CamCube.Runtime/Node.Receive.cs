@@ -18,6 +18,9 @@ public sealed partial class Node
             return;
         }
 
+        // A transport that hands over packets (in memory, simulated) may bring a header over a payload
+        // shared by a multi-target send: this node takes a whole copy, as a datagram would give it.
+        frame = frame.Gather(Pool);
         CountOnLink((int)link, LinkCounters.PacketsReceivedIndex, frame.Length);
 
         var problem = Validate(frame);
@@ -136,7 +139,15 @@ public sealed partial class Node
     {
         if (slot.DropObserver is not null && _running && packet.DestinationKind != DestinationKind.Neighbor && DropNoticeService.IsNoticed(reason))
         {
-            _dropNotices.Notify(packet, reason);
+            // A flood of drops sends no flood of notices: at most the node's budget a second.
+            if (_dropNoticeBudget.TryTake())
+            {
+                _dropNotices.Notify(packet, reason);
+            }
+            else
+            {
+                Counters.DropNoticesSuppressed++;
+            }
         }
 
         if (detail is null)

@@ -52,6 +52,32 @@ internal sealed class ServiceContext(Node node, ServiceSlot slot) : INodeContext
         return node.Originate(slot, packet, DestinationKind.Server, KeyCoordinate.At(server, 0));
     }
 
+    public int Transmit(Packet packet, ReadOnlySpan<Coordinate> servers, Span<RouteStatus> statuses)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        if (!statuses.IsEmpty && statuses.Length < servers.Length)
+        {
+            throw new ArgumentException($"{servers.Length} servers need as many statuses, or none; {statuses.Length} were given.", nameof(statuses));
+        }
+
+        var sent = 0;
+        for (var i = 0; i < servers.Length; i++)
+        {
+            var status = node.Originate(slot, packet.Share(), DestinationKind.Server, KeyCoordinate.At(servers[i], 0));
+            if (!statuses.IsEmpty)
+            {
+                statuses[i] = status;
+            }
+
+            if (status is RouteStatus.Queued or RouteStatus.DeliveredLocally)
+            {
+                sent++;
+            }
+        }
+
+        return sent;
+    }
+
     public RouteStatus Reroute(Packet packet)
     {
         ArgumentNullException.ThrowIfNull(packet);

@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Numerics;
 using System.Threading.Tasks.Sources;
-using CamCube.Services.Cache.FrontEnd;
+using CamCube.Memcached;
 
 namespace CamCube.Services.Cache;
 
@@ -13,7 +13,7 @@ namespace CamCube.Services.Cache;
 /// (<see cref="ReceiveThreadScheduler"/>), else on the thread pool; never on the node's loop. One use at a time: prepare,
 /// hand to <see cref="CacheService.Execute"/>, await <see cref="Answer"/>, read the answer, <see cref="Recycle"/>.
 /// </summary>
-internal sealed class ReusableRequest : PendingRequest, IValueTaskSource<CacheStatus>
+internal sealed class ReusableRequest : PendingRequest, IValueTaskSource<CacheStatus>, IValueTaskSource
 {
     /// <summary>Answer buffers up to this size are kept for the next use; larger ones go back to the shared pool.</summary>
     private const int RetainedBufferBytesMax = 16 * 1024;
@@ -36,6 +36,9 @@ internal sealed class ReusableRequest : PendingRequest, IValueTaskSource<CacheSt
 
     /// <summary>Gets the answer; await it once per use.</summary>
     public ValueTask<CacheStatus> Answer => new(this, _core.Version);
+
+    /// <summary>Gets a task that completes with the answer (then read the status); await it or <see cref="Answer"/> once per use.</summary>
+    public ValueTask Answered => new(this, _core.Version);
 
     /// <summary>Gets the answered value (a hit), valid until <see cref="Recycle"/>.</summary>
     public ReadOnlySpan<byte> ResponseValue => _buffer.AsSpan(0, ResponseLength);
@@ -76,6 +79,9 @@ internal sealed class ReusableRequest : PendingRequest, IValueTaskSource<CacheSt
 
     /// <inheritdoc/>
     public CacheStatus GetResult(short token) => _core.GetResult(token);
+
+    /// <inheritdoc/>
+    void IValueTaskSource.GetResult(short token) => _core.GetResult(token);
 
     /// <inheritdoc/>
     public ValueTaskSourceStatus GetStatus(short token) => _core.GetStatus(token);

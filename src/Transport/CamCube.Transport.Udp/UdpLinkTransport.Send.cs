@@ -137,7 +137,8 @@ public sealed partial class UdpLinkTransport
             var frame = link.Dequeue();
             BinaryPrimitives.WriteUInt16BigEndian(datagram[offset..], (ushort)frame.Length);
             offset += UdpDatagram.LengthPrefixBytes;
-            frame.Frame.CopyTo(datagram[offset..]);
+            // A shared header and its payload meet here, in the datagram (Packet.Share).
+            frame.CopyFrameTo(datagram[offset..]);
             offset += frame.Length;
             frame.Release();
         }

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.IO.Pipelines;
 using System.Net;
+using CamCube.Memcached;
 using CamCube.Runtime;
 using CamCube.Services.Cache;
 using CamCube.Services.Cache.FrontEnd;

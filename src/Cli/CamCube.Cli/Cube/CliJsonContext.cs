@@ -8,6 +8,7 @@ namespace CamCube.Cli.Cube;
 [JsonSerializable(typeof(NodeChange))]
 [JsonSerializable(typeof(NodeDown))]
 [JsonSerializable(typeof(PingLine))]
+[JsonSerializable(typeof(KeyValueLine))]
 internal sealed partial class CliJsonContext : JsonSerializerContext
 {
 }

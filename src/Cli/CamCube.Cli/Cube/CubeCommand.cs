@@ -11,12 +11,16 @@ internal static partial class CubeCommand
         usage: camcube cube <up|status|kill|start|down> [options]
 
           cube up [--shape 3x3x3] [--base-port 17000] [--memcached-port 11211 | --no-memcached]
+                  [--kv-port 11311 | --no-kv] [--kv-storage sqlite|memory]
                   [--in-process] [--detach] [--heartbeat-ms 100] [--timeout-ms 350] [--node PROGRAM]
                         start one node per server on loopback (child processes, or threads with --in-process),
                         show their state live, and stop them all on Ctrl-C; --detach leaves the cube running;
                         --node runs your node program (a .dll run with dotnet, or an executable built on
                         CamCube.Hosting) instead of the built-in node, passing it --CamCube:Shape=...,
-                        --CamCube:Coordinate=..., ports, key file, control socket and timing as settings
+                        --CamCube:Coordinate=..., ports, key file, control socket and timing as settings;
+                        the built-in node runs the replicated key-value store, each node's database in the
+                        state directory's data (sqlite, kept across cubes) or in memory, and its memcached
+                        front-end on --kv-port + i (camcube kv talks to it)
           cube health x,y,z      ask a node's health checks (links up, servers reachable, loop responsive): exit 0
                                  when healthy or degraded, 1 when unhealthy or silent
           cube status [--json]   each node's links, reachable servers and traffic; 'dropped' counts frames the runtime
@@ -61,7 +65,7 @@ internal static partial class CubeCommand
     /// <exception cref="UsageException">An argument is unknown, repeated, malformed or out of range.</exception>
     internal static (CubeOptions Options, ArgumentReader Reader) ReadUp(IReadOnlyList<string> args)
     {
-        var reader = new ArgumentReader("cube up", args, ["--shape", "--base-port", "--memcached-port", "--heartbeat-ms", "--timeout-ms", "--state-dir", "--instance", "--node"], ["--in-process", "--detach", "--no-memcached", "--supervise"]);
+        var reader = new ArgumentReader("cube up", args, ["--shape", "--base-port", "--memcached-port", "--kv-port", "--kv-storage", "--heartbeat-ms", "--timeout-ms", "--state-dir", "--instance", "--node"], ["--in-process", "--detach", "--no-memcached", "--no-kv", "--supervise"]);
         if (reader.Positional.Count > 0)
         {
             throw new UsageException($"cube up: unexpected argument '{reader.Positional[0]}'.");
@@ -87,12 +91,22 @@ internal static partial class CubeCommand
             Shape = shape,
             BasePort = reader.Int("--base-port", Hosting.CamCubeNodeOptions.DefaultBasePort, 1, 65_535 - (int)shape.ServerCount),
             MemcachedBasePort = reader.Flag("--no-memcached") || program is not null ? null : reader.Int("--memcached-port", 11_211, 1, 65_535 - (int)shape.ServerCount),
+            KeyValueBasePort = reader.Flag("--no-kv") || program is not null ? null : reader.Int("--kv-port", defaults.KeyValueBasePort!.Value, 1, 65_535 - (int)shape.ServerCount),
+            KeyValueStorage = KeyValueStorage(reader.Single("--kv-storage")),
             InProcess = reader.Flag("--in-process"),
             HeartbeatInterval = TimeSpan.FromMilliseconds(heartbeat),
             HeartbeatTimeout = reader.Single("--timeout-ms") is null ? null : TimeSpan.FromMilliseconds(reader.Int("--timeout-ms", 0, heartbeat + 1, 600_000)),
         };
         return (options, reader);
     }
+
+    /// <summary>The store's backend named by --kv-storage: sqlite (the default) or memory.</summary>
+    private static string KeyValueStorage(string? name) => name switch
+    {
+        null or Nodes.KeyValueNodeSettings.Sqlite => Nodes.KeyValueNodeSettings.Sqlite,
+        Nodes.KeyValueNodeSettings.Memory => Nodes.KeyValueNodeSettings.Memory,
+        _ => throw new UsageException($"--kv-storage: '{name}' is neither sqlite nor memory."),
+    };
 
     /// <summary>The full path of a node program, checked to exist.</summary>
     private static string NodeProgram(string path)
@@ -174,6 +188,11 @@ internal static partial class CubeCommand
         if (options.MemcachedBasePort is { } memcached)
         {
             console.Out.WriteLine($"memcached front-ends: node (0,0,0) on 127.0.0.1:{memcached}, node i on 127.0.0.1:{memcached}+i (up to {memcached + options.Shape.ServerCount - 1})");
+        }
+
+        if (options.KeyValueBasePort is { } kv)
+        {
+            console.Out.WriteLine($"key-value store ({options.KeyValueStorage}): memcached front-ends on 127.0.0.1:{kv}+i (up to {kv + options.Shape.ServerCount - 1}); camcube kv talks to them");
         }
 
         console.Out.WriteLine($"state, key and logs: {layout.Directory}");

@@ -27,6 +27,9 @@ internal sealed class CubeLayout(string directory)
 
     public string LogDirectory => Path.Combine(Directory, "logs");
 
+    /// <summary>Gets where the nodes keep their key-value databases, one per node.</summary>
+    public string DataDirectory => Path.Combine(Directory, "data");
+
     public string SupervisorLog => Path.Combine(LogDirectory, "supervisor.log");
 
     public static CubeLayout Default(string? stateDirectory = null) => new(stateDirectory ?? DefaultDirectory());

@@ -10,6 +10,12 @@ internal sealed record CubeOptions
     /// <summary>Gets the memcached port of node (0,0,0); node i listens on this + i. Null: no front-ends.</summary>
     public int? MemcachedBasePort { get; init; } = 11_211;
 
+    /// <summary>Gets the port of node (0,0,0)'s key-value front-end; node i listens on this + i. Null: no front-ends (the store still runs).</summary>
+    public int? KeyValueBasePort { get; init; } = Services.KeyValue.FrontEnd.KeyValueFrontEndOptions.DefaultPort;
+
+    /// <summary>Gets the store's backend on every node: sqlite (one database per node under the state directory's data) or memory.</summary>
+    public string KeyValueStorage { get; init; } = Nodes.KeyValueNodeSettings.Sqlite;
+
     public bool InProcess { get; init; }
 
     /// <summary>Gets the node program every node runs (a .dll run with dotnet, or an executable), or null for the built-in node.</summary>

@@ -72,6 +72,7 @@ internal sealed partial class CubeSupervisor
         Shape = Options.Shape.ToString(),
         BasePort = Options.BasePort,
         MemcachedBasePort = Options.MemcachedBasePort,
+        KeyValueBasePort = Options.KeyValueBasePort,
         InProcess = Options.InProcess,
         NodeProgram = Options.NodeProgram,
         SupervisorPid = Environment.ProcessId,

@@ -76,6 +76,7 @@ internal sealed partial class CubeSupervisor : IAsyncDisposable
         _started = true;
         StateDirectory.CreatePrivate(Path.Combine(_layout.Directory, "nodes"));
         StateDirectory.CreatePrivate(_layout.LogDirectory);
+        StateDirectory.CreatePrivate(_layout.DataDirectory);
         WriteKeyFile();
         await Task.WhenAll(_nodes.Select(n => n.StartAsync(cancellationToken))).ConfigureAwait(false);
         await WaitReadyAsync(_nodes, readyTimeout, cancellationToken).ConfigureAwait(false);

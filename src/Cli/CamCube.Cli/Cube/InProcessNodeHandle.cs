@@ -21,7 +21,7 @@ internal sealed class InProcessNodeHandle(Coordinate self, CubeLayout layout, Cu
     {
         _node = await CamCubeNode.StartAsync(
             NodeLaunch.Options(Self, layout, options),
-            Nodes.ReferenceServices.CreateParts(NodeLaunch.Memcached(Self, options)),
+            Nodes.ReferenceServices.CreateParts(NodeLaunch.Memcached(Self, options), NodeLaunch.KeyValue(Self, layout, options), Nodes.KeyValueNodeSettings.NodeName(NodeLaunch.Options(Self, layout, options).Coordinate)),
             loggerFactory,
             cancellationToken).ConfigureAwait(false);
         _node.StopRequested += () => _ = StopAsync(TimeSpan.FromSeconds(5));

@@ -27,6 +27,12 @@ internal static class NodeLaunch
     public static IPEndPoint? Memcached(Coordinate self, CubeOptions cube) =>
         cube.MemcachedBasePort is { } port ? new IPEndPoint(IPAddress.Loopback, port + (int)cube.Shape.IndexOf(self)) : null;
 
+    /// <summary>The store's settings of the node at <paramref name="self"/>: its backend, the state directory's data for its database, its front-end.</summary>
+    public static Nodes.KeyValueNodeSettings KeyValue(Coordinate self, CubeLayout layout, CubeOptions cube) => new(
+        cube.KeyValueStorage,
+        layout.DataDirectory,
+        cube.KeyValueBasePort is { } port ? new IPEndPoint(IPAddress.Loopback, port + (int)cube.Shape.IndexOf(self)) : null);
+
     /// <summary>The settings of a node process; it also stops when its standard input (the supervisor's pipe) closes.</summary>
     public static IEnumerable<string> Arguments(Coordinate self, CubeLayout layout, CubeOptions cube)
     {
@@ -46,6 +52,14 @@ internal static class NodeLaunch
         if (Memcached(self, cube) is { } memcached)
         {
             yield return string.Create(CultureInfo.InvariantCulture, $"--{Nodes.ReferenceServices.MemcachedSection}:Port={memcached.Port}");
+        }
+
+        var keyValue = KeyValue(self, layout, cube);
+        yield return $"--{Nodes.KeyValueNodeSettings.Section}:Storage={keyValue.Storage}";
+        yield return $"--{Nodes.KeyValueNodeSettings.Section}:Directory={keyValue.Directory}";
+        if (keyValue.FrontEnd is { } frontEnd)
+        {
+            yield return string.Create(CultureInfo.InvariantCulture, $"--{Nodes.KeyValueNodeSettings.Section}:Port={frontEnd.Port}");
         }
     }
 

@@ -11,6 +11,9 @@ internal sealed record SupervisorStatus : ControlResponse
 
     public int? MemcachedBasePort { get; init; }
 
+    /// <summary>Gets the port of node (0,0,0)'s key-value front-end (node i: + i), or null when the cube runs none.</summary>
+    public int? KeyValueBasePort { get; init; }
+
     public bool InProcess { get; init; }
 
     /// <summary>Gets the node program the cube runs, or null for the built-in node.</summary>

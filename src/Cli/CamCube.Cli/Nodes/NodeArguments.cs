@@ -15,14 +15,14 @@ internal static class NodeArguments
     public static readonly string[] ValueOptions =
     [
         "--shape", "--coord", "--base-port", "--host", "--peers", "--key-file", "--control-socket",
-        "--memcached-port", "--memcached-host", "--heartbeat-ms", "--timeout-ms", "--rate-limit-mbps", "--seed", "--log-level",
+        "--memcached-port", "--memcached-host", "--kv-port", "--kv-host", "--kv-storage", "--kv-dir", "--heartbeat-ms", "--timeout-ms", "--rate-limit-mbps", "--seed", "--log-level",
         "--loop", "--loop-spin-us", "--udp-spin-us",
     ];
 
     /// <summary>The options that take no value.</summary>
     public static readonly string[] FlagOptions = ["--insecure", "--no-udp-gso", "--exit-with-stdin"];
 
-    private static readonly string[] s_sections = ["--CamCube:", "--Memcached:", "--Logging:"];
+    private static readonly string[] s_sections = ["--CamCube:", "--Memcached:", "--KeyValue:", "--Logging:"];
 
     /// <summary>Splits the arguments into options and settings given as such (<c>--CamCube:Seed=7</c> or <c>--CamCube:Seed 7</c>).</summary>
     public static (List<string> Options, List<string> Settings) Split(IReadOnlyList<string> args)
@@ -83,6 +83,10 @@ internal static class NodeArguments
         Copy("--loop", node + nameof(CamCubeNodeOptions.Loop));
         Copy("--memcached-port", ReferenceServices.MemcachedSection + ":Port");
         Copy("--memcached-host", ReferenceServices.MemcachedSection + ":Host");
+        Copy("--kv-port", KeyValueNodeSettings.Section + ":Port");
+        Copy("--kv-host", KeyValueNodeSettings.Section + ":Host");
+        Copy("--kv-storage", KeyValueNodeSettings.Section + ":Storage");
+        Copy("--kv-dir", KeyValueNodeSettings.Section + ":Directory");
         Duration("--heartbeat-ms", node + nameof(CamCubeNodeOptions.HeartbeatInterval), TimeSpan.FromMilliseconds);
         Duration("--timeout-ms", node + nameof(CamCubeNodeOptions.HeartbeatTimeout), TimeSpan.FromMilliseconds);
         Duration("--loop-spin-us", node + nameof(CamCubeNodeOptions.LoopIdleSpin), TimeSpan.FromMicroseconds);

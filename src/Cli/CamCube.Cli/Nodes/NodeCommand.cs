@@ -21,6 +21,9 @@ internal static class NodeCommand
           --insecure         run without a key (loopback addresses only)
           --control-socket   a Unix socket for status, ping, faults, health and stop (camcube cube commands use it)
           --memcached-port   serve the memcached protocol on this port (with --memcached-host, default 127.0.0.1)
+          --kv-storage       the key-value store's backend: sqlite (default; its database keyvalue-x-y-z.db in
+                             --kv-dir, default the state directory's data) or memory
+          --kv-port          serve the key-value store's memcached front-end on this port (with --kv-host)
           --heartbeat-ms     heartbeat interval (default 100); --timeout-ms link timeout (default 3.5 x interval)
           --rate-limit-mbps  limit every link to this many megabits per second (default: none)
           --loop             udp (default): one thread runs the node and reads its UDP socket; threaded:
@@ -34,8 +37,8 @@ internal static class NodeCommand
           --exit-with-stdin  stop when standard input closes (how `camcube cube up` ties its nodes to itself)
           --log-level        Trace, Debug, Information (default), Warning, Error
 
-        Each option is a setting of the configuration section CamCube (Memcached for the front-end,
-        Logging for log levels), which also comes from appsettings.json, the environment
+        Each option is a setting of the configuration section CamCube (Memcached for the cache's
+        front-end, KeyValue for the store, Logging for log levels), which also comes from appsettings.json, the environment
         (CAMCUBE__SHAPE, CAMCUBE__COORDINATE, ..., or the older CAMCUBE_SHAPE, CAMCUBE_COORD, ...) and
         arguments such as --CamCube:HeartbeatInterval=00:00:00.200 or --Logging:LogLevel:CamCube.Control=Debug.
         A node program built on CamCube.Hosting reads the same CamCube settings.

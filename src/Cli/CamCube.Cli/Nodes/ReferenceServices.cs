@@ -1,43 +1,59 @@
 using System.Net;
 using System.Net.Sockets;
 using CamCube.Hosting;
+using CamCube.Memcached;
 using CamCube.Services.Cache;
 using CamCube.Services.Cache.FrontEnd;
 using CamCube.Services.Diagnostics;
+using CamCube.Services.KeyValue;
+using CamCube.Services.KeyValue.FrontEnd;
+using CamCube.Services.KeyValue.Storage;
 using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.DependencyInjection.Extensions;
 
 namespace CamCube.Cli.Nodes;
 
 /// <summary>
 /// The reference services of the built-in node (`camcube node`, `camcube cube up`): the link
 /// benchmark, the cache and, when a port is configured (<c>Memcached:Port</c>, with
-/// <c>Memcached:Host</c>), its memcached front-end. Ping and key probe come with every node.
+/// <c>Memcached:Host</c>), its memcached front-end; the replicated key-value store
+/// (<see cref="KeyValueNodeSettings"/>: SQLite by default) and, when <c>KeyValue:Port</c> is
+/// configured, its own memcached front-end. Ping and key probe come with every node.
 /// </summary>
 internal static class ReferenceServices
 {
     /// <summary>The configuration section of the memcached front-end.</summary>
     public const string MemcachedSection = "Memcached";
 
-    /// <summary>Adds the reference services to a hosted node; the front-end listens where the configuration says.</summary>
-    public static CamCubeNodeBuilder AddReferenceServices(this CamCubeNodeBuilder node) =>
-        node.AddService(_ => new LinkBenchmarkService())
+    /// <summary>Adds the reference services to a hosted node; the front-ends listen where the configuration says.</summary>
+    public static CamCubeNodeBuilder AddReferenceServices(this CamCubeNodeBuilder node)
+    {
+        // The storage is the host's: disposed after the node has stopped.
+        node.Services.TryAddSingleton(sp => KeyValueNodeSettings.Read(sp.GetRequiredService<IConfiguration>().GetSection(KeyValueNodeSettings.Section)));
+        node.Services.TryAddSingleton(sp => sp.GetRequiredService<KeyValueNodeSettings>().Open(KeyValueNodeSettings.NodeName(sp.GetRequiredService<IConfiguration>()[$"{CamCubeNodeOptions.SectionName}:{nameof(CamCubeNodeOptions.Coordinate)}"])));
+        return node.AddService(_ => new LinkBenchmarkService())
             .AddService(_ => new CacheService())
-            .AddFrontEnd(sp => MemcachedFrontEnd(MemcachedEndPoint(sp.GetRequiredService<IConfiguration>().GetSection(MemcachedSection))));
+            .AddService(sp => new KeyValueService(sp.GetRequiredService<IKeyValueStorage>()))
+            .AddFrontEnd(sp => MemcachedFrontEnd(ListenEndPoint(sp.GetRequiredService<IConfiguration>().GetSection(MemcachedSection))))
+            .AddFrontEnd(sp => KeyValueFrontEnd(sp.GetRequiredService<KeyValueNodeSettings>().FrontEnd));
+    }
 
-    /// <summary>The reference services for a node started without a host (`cube up --in-process`).</summary>
-    public static CamCubeNodeParts CreateParts(IPEndPoint? memcached)
+    /// <summary>The reference services for a node started without a host (`cube up --in-process`); the storage stays open until the process ends.</summary>
+    public static CamCubeNodeParts CreateParts(IPEndPoint? memcached, KeyValueNodeSettings keyValue, string nodeName)
     {
         var parts = new CamCubeNodeParts();
         parts.Services.Add(new LinkBenchmarkService());
         parts.Services.Add(new CacheService());
+        parts.Services.Add(new KeyValueService(keyValue.Open(nodeName)));
         parts.FrontEnds.Add(MemcachedFrontEnd(memcached));
+        parts.FrontEnds.Add(KeyValueFrontEnd(keyValue.FrontEnd));
         return parts;
     }
 
-    /// <summary>Reads <c>Memcached:Port</c> and <c>Memcached:Host</c> (default 127.0.0.1); null when no port is configured.</summary>
+    /// <summary>Reads a front-end's <c>Port</c> and <c>Host</c> (default 127.0.0.1) from its section; null when no port is configured.</summary>
     /// <exception cref="CamCubeConfigurationException">The port or the host is not valid; the message names it.</exception>
-    public static IPEndPoint? MemcachedEndPoint(IConfigurationSection section)
+    public static IPEndPoint? ListenEndPoint(IConfigurationSection section)
     {
         var portText = section["Port"];
         if (portText is null)
@@ -47,13 +63,13 @@ internal static class ReferenceServices
 
         if (!int.TryParse(portText, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var port) || port is < 1 or > 65_535)
         {
-            throw new CamCubeConfigurationException($"{MemcachedSection}:Port: '{portText}' is not a whole number from 1 to 65535.");
+            throw new CamCubeConfigurationException($"{section.Path}:Port: '{portText}' is not a whole number from 1 to 65535.");
         }
 
         var host = section["Host"] ?? "127.0.0.1";
         return IPAddress.TryParse(host, out var address)
             ? new IPEndPoint(address, port)
-            : throw new CamCubeConfigurationException($"{MemcachedSection}:Host: '{host}' is not an IP address.");
+            : throw new CamCubeConfigurationException($"{section.Path}:Host: '{host}' is not an IP address.");
     }
 
     private static FrontEndFactory MemcachedFrontEnd(IPEndPoint? endPoint) => async (node, cancellationToken) =>
@@ -64,19 +80,43 @@ internal static class ReferenceServices
         }
 
         var frontEnd = new MemcachedFrontEnd(cache, new MemcachedFrontEndOptions { EndPoint = endPoint }, node.LoggerFactory.CreateLogger("CamCube.Memcached"));
+        await StartAsync(node, "memcached", endPoint, () => frontEnd.StartAsync(cancellationToken), frontEnd, "--memcached-port").ConfigureAwait(false);
+        return frontEnd;
+    };
+
+    private static FrontEndFactory KeyValueFrontEnd(IPEndPoint? endPoint) => async (node, cancellationToken) =>
+    {
+        if (endPoint is null || node.GetService<KeyValueService>() is not { } store)
+        {
+            return NoFrontEnd.Instance;
+        }
+
+        // Values over what the store takes are refused by the front-end at once, header included.
+        var options = new KeyValueFrontEndOptions
+        {
+            Connections = new MemcachedFrontEndOptions { EndPoint = endPoint },
+            ItemSizeMaxBytes = Math.Max(1, store.ValueBytesMax - KeyValueFrontEndOptions.ItemHeaderBytes),
+        };
+        var frontEnd = new KeyValueFrontEnd(store, options, node.LoggerFactory.CreateLogger("CamCube.KeyValue.Memcached"));
+        await StartAsync(node, "kv", endPoint, () => frontEnd.StartAsync(cancellationToken), frontEnd, "--kv-port").ConfigureAwait(false);
+        return frontEnd;
+    };
+
+    /// <summary>Waits for a front-end to listen and names it in the node's status; a port in use is one line saying so.</summary>
+    private static async Task StartAsync(CamCubeNode node, string name, IPEndPoint endPoint, Func<Task> start, IAsyncDisposable frontEnd, string option)
+    {
         try
         {
-            await frontEnd.StartAsync(cancellationToken).ConfigureAwait(false);
+            await start().ConfigureAwait(false);
         }
         catch (SocketException ex)
         {
             await frontEnd.DisposeAsync().ConfigureAwait(false);
-            throw new InvalidOperationException($"node {node.Self}: the memcached front-end cannot listen on {endPoint}: {ex.Message} (is another memcached or cube running? use --memcached-port)", ex);
+            throw new InvalidOperationException($"node {node.Self}: the {name} front-end cannot listen on {endPoint}: {ex.Message} (is another memcached or cube running? use {option})", ex);
         }
 
-        node.AddListener("memcached", endPoint.ToString());
-        return frontEnd;
-    };
+        node.AddListener(name, endPoint.ToString());
+    }
 
     private sealed class NoFrontEnd : IAsyncDisposable
     {

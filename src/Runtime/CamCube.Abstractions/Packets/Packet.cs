@@ -14,6 +14,15 @@ namespace CamCube.Packets;
 /// transport hands received packets to the node; the node lends them to a service for the length
 /// of an upcall unless the upcall says it keeps them. The owner ends a packet's life with
 /// <see cref="Release"/>, which returns it to its pool.</para>
+/// <para>Sharing: a packet sent to several targets (<see cref="Services.INodeContext.Transmit"/>,
+/// <see cref="Services.IExtendedRouter.Transmit"/>) is not copied per target. Each target gets a
+/// header of its own (<see cref="Share"/>: a packet whose buffer holds only the header, from the
+/// pool's <see cref="PacketPool.HeaderPool"/>) that carries the payload of this packet by reference,
+/// counted: the payload's buffer returns to its pool when its owner has released it and every header
+/// that shares it has been sent or dropped, whichever comes last. While shared, the payload is read
+/// only (<see cref="PayloadArea"/> and a new <see cref="PayloadLength"/> throw). A transport copies a
+/// shared header and its payload out with <see cref="CopyFrameTo"/>; a node that receives one, or
+/// delivers one to a service, first makes it whole with <see cref="Gather"/>.</para>
 /// <para>Fields after the header are not on the wire: <see cref="ArrivalLink"/> and the
 /// scheduling fields belong to the node that holds the packet.</para>
 /// </remarks>
@@ -22,6 +31,15 @@ public sealed class Packet
     private readonly PacketPool? _pool;
     private int _length;
     private bool _inPool;
+
+    /// <summary>The owner's release happened (the buffer may still wait for shared headers).</summary>
+    private bool _released;
+
+    /// <summary>References to this buffer: 1 for its owner, 1 more per header that shares its payload.</summary>
+    private int _references = 1;
+
+    /// <summary>For a shared header: the packet whose payload follows this header; otherwise null.</summary>
+    private Packet? _shared;
 
     internal Packet(int capacity, PacketPool? pool)
     {
@@ -42,20 +60,29 @@ public sealed class Packet
         get => _length;
         set
         {
-            if ((uint)value > (uint)Buffer.Length)
+            if ((uint)value > (uint)FrameCapacity)
             {
-                throw new ArgumentOutOfRangeException(nameof(value), value, $"A frame length is from 0 to the buffer capacity, {Buffer.Length} bytes.");
+                throw new ArgumentOutOfRangeException(nameof(value), value, $"A frame length is from 0 to the buffer capacity, {FrameCapacity} bytes.");
             }
 
+            ThrowIfPayloadShared(value);
             _length = value;
         }
     }
 
     /// <summary>Gets the frame: header and payload.</summary>
-    public Span<byte> Frame => Buffer.AsSpan(0, _length);
+    /// <exception cref="InvalidOperationException">This is a shared header (<see cref="IsSharedHeader"/>): its frame is in two buffers; use <see cref="CopyFrameTo"/> or <see cref="Gather"/>.</exception>
+    public Span<byte> Frame => _shared is null
+        ? Buffer.AsSpan(0, _length)
+        : throw new InvalidOperationException("This packet is a header over a shared payload: its frame is in two buffers (use CopyFrameTo or Gather).");
 
     /// <summary>Gets the largest payload this packet can carry.</summary>
-    public int PayloadCapacity => Buffer.Length - PacketHeader.SizeBytes;
+    public int PayloadCapacity => FrameCapacity - PacketHeader.SizeBytes;
+
+    /// <summary>Gets whether this packet is a header of its own over another packet's shared payload (see <see cref="Share"/>).</summary>
+    public bool IsSharedHeader => _shared is not null;
+
+    private int FrameCapacity => _shared is null ? Buffer.Length : PacketHeader.SizeBytes + _shared.PayloadCapacity;
 
     /// <summary>Gets or sets the payload length; setting it sets <see cref="Length"/> and the header's length field.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The payload does not fit the buffer.</exception>
@@ -69,16 +96,25 @@ public sealed class Packet
                 throw new ArgumentOutOfRangeException(nameof(value), value, $"A payload is from 0 to {PayloadCapacity} bytes in this packet.");
             }
 
+            ThrowIfPayloadShared(PacketHeader.SizeBytes + value);
             _length = PacketHeader.SizeBytes + value;
             BinaryPrimitives.WriteUInt16BigEndian(Buffer.AsSpan(PacketHeader.PayloadLengthOffset), (ushort)value);
         }
     }
 
-    /// <summary>Gets the payload: the frame after the header.</summary>
-    public Span<byte> Payload => Buffer.AsSpan(PacketHeader.SizeBytes, Math.Max(0, _length - PacketHeader.SizeBytes));
+    /// <summary>Gets the payload: the frame after the header (for a shared header, the shared payload: read it, never write it).</summary>
+    public Span<byte> Payload => (_shared?.Buffer ?? Buffer).AsSpan(PacketHeader.SizeBytes, Math.Max(0, _length - PacketHeader.SizeBytes));
 
     /// <summary>Gets the writable payload area: the whole buffer after the header.</summary>
-    public Span<byte> PayloadArea => Buffer.AsSpan(PacketHeader.SizeBytes);
+    /// <exception cref="InvalidOperationException">The payload is shared with headers still in flight (see <see cref="Share"/>), so it is read only.</exception>
+    public Span<byte> PayloadArea
+    {
+        get
+        {
+            ThrowIfPayloadShared(-1);
+            return Buffer.AsSpan(PacketHeader.SizeBytes);
+        }
+    }
 
     /// <summary>Gets or sets the service id, the first two bytes of every frame.</summary>
     public ushort ServiceId
@@ -152,13 +188,7 @@ public sealed class Packet
     /// </summary>
     public void WriteHeader(ushort serviceId, DestinationKind kind, byte hopLimit, Coordinate source, KeyCoordinate destination)
     {
-        ServiceId = serviceId;
-        Buffer[PacketHeader.VersionOffset] = PacketHeader.Version;
-        DestinationKind = kind;
-        HopLimit = hopLimit;
-        HopCount = 0;
-        Source = source;
-        Destination = destination;
+        WriteRoutingFields(serviceId, kind, hopLimit, source, destination);
         PayloadLength = 0;
     }
 
@@ -169,8 +199,82 @@ public sealed class Packet
     public void StampHeader(ushort serviceId, DestinationKind kind, byte hopLimit, Coordinate source, KeyCoordinate destination)
     {
         var payloadLength = Math.Max(0, _length - PacketHeader.SizeBytes);
-        WriteHeader(serviceId, kind, hopLimit, source, destination);
-        PayloadLength = payloadLength;
+        WriteRoutingFields(serviceId, kind, hopLimit, source, destination);
+        _length = PacketHeader.SizeBytes + payloadLength;
+        BinaryPrimitives.WriteUInt16BigEndian(Buffer.AsSpan(PacketHeader.PayloadLengthOffset), (ushort)payloadLength);
+    }
+
+    /// <summary>
+    /// Makes a header of its own for one more target of this packet's payload, which it shares
+    /// instead of copying (a multi-target send): the header is a copy of this packet's header, its
+    /// payload is this packet's, counted as one more reference. The caller owns the header; the
+    /// payload's buffer returns to its pool after this packet's release and every header's, in any order.
+    /// </summary>
+    /// <returns>A packet whose <see cref="IsSharedHeader"/> is true, rented from <see cref="PacketPool.HeaderPool"/>.</returns>
+    /// <exception cref="InvalidOperationException">The packet was released.</exception>
+    public Packet Share()
+    {
+        if (_released || _inPool)
+        {
+            throw new InvalidOperationException("A released packet cannot be shared.");
+        }
+
+        var owner = _shared ?? this;
+        Interlocked.Increment(ref owner._references);
+        var header = owner._pool is { } pool ? pool.HeaderPool.Rent() : new Packet(PacketHeader.SizeBytes, null);
+        Buffer.AsSpan(0, PacketHeader.SizeBytes).CopyTo(header.Buffer);
+        header._shared = owner;
+        var payloadLength = Math.Max(0, _length - PacketHeader.SizeBytes);
+        header._length = PacketHeader.SizeBytes + payloadLength;
+        BinaryPrimitives.WriteUInt16BigEndian(header.Buffer.AsSpan(PacketHeader.PayloadLengthOffset), (ushort)payloadLength);
+        return header;
+    }
+
+    /// <summary>
+    /// Copies the frame (header, then payload, from wherever each is held) into <paramref name="destination"/>:
+    /// how a transport puts a shared header and its payload on the wire in one copy.
+    /// </summary>
+    /// <returns>The frame's length in bytes.</returns>
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is shorter than the frame.</exception>
+    public int CopyFrameTo(Span<byte> destination)
+    {
+        if (destination.Length < _length)
+        {
+            throw new ArgumentException($"The destination holds {destination.Length} bytes; the frame is {_length}.", nameof(destination));
+        }
+
+        if (_shared is null)
+        {
+            Buffer.AsSpan(0, _length).CopyTo(destination);
+            return _length;
+        }
+
+        Buffer.AsSpan(0, PacketHeader.SizeBytes).CopyTo(destination);
+        Payload.CopyTo(destination[PacketHeader.SizeBytes..]);
+        return _length;
+    }
+
+    /// <summary>
+    /// Returns this packet with its whole frame in one buffer of its own: this packet itself unless it is
+    /// a shared header; a shared header is copied into a packet rented from <paramref name="pool"/>
+    /// (with its arrival link) and released. A node does this before it lends a packet to a service.
+    /// </summary>
+    /// <param name="pool">Where a whole packet is rented from.</param>
+    /// <returns>A packet the caller owns in place of this one.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="pool"/> is null.</exception>
+    public Packet Gather(PacketPool pool)
+    {
+        ArgumentNullException.ThrowIfNull(pool);
+        if (_shared is null)
+        {
+            return this;
+        }
+
+        var whole = pool.Rent();
+        CopyTo(whole);
+        whole.ArrivalLink = ArrivalLink;
+        Release();
+        return whole;
     }
 
     /// <summary>Copies this packet's frame into <paramref name="destination"/> (a packet of the same or larger capacity).</summary>
@@ -178,22 +282,55 @@ public sealed class Packet
     public void CopyTo(Packet destination)
     {
         ArgumentNullException.ThrowIfNull(destination);
-        if (destination.Capacity < _length)
+        if (destination.Capacity < _length || destination._shared is not null)
         {
-            throw new ArgumentException($"The destination holds {destination.Capacity} bytes; the frame is {_length}.", nameof(destination));
+            throw new ArgumentException($"The destination holds {destination.Capacity} bytes (or is a shared header); the frame is {_length}.", nameof(destination));
         }
 
-        Frame.CopyTo(destination.Buffer);
+        destination.ThrowIfPayloadShared(-1);
+        CopyFrameTo(destination.Buffer);
         destination._length = _length;
     }
 
-    /// <summary>Returns the packet to its pool. Only the owner calls this, once.</summary>
-    /// <exception cref="InvalidOperationException">The packet is already in its pool (released twice).</exception>
+    /// <summary>
+    /// Ends the owner's use of the packet: it returns to its pool, at once unless headers still share
+    /// its payload (then after the last of them). A shared header also gives up its reference to the
+    /// payload. Only the owner calls this, once.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The packet was released already (released twice).</exception>
     public void Release()
     {
-        if (_inPool)
+        if (_inPool || _released)
         {
             throw new InvalidOperationException("This packet was released twice; only its single owner may release it, once.");
+        }
+
+        _released = true;
+        if (_shared is { } shared)
+        {
+            _shared = null;
+            shared.ReleaseReference();
+        }
+
+        ReleaseReference();
+    }
+
+    internal void MarkRented()
+    {
+        _inPool = false;
+        _released = false;
+        _references = 1;
+    }
+
+    internal void MarkPooled() => _inPool = true;
+
+    /// <summary>Gives up one reference; the last one returns the buffer to its pool.</summary>
+    private void ReleaseReference()
+    {
+        // A buffer nobody shares has one holder, so no other thread can count it down: no interlocked step.
+        if (Volatile.Read(ref _references) != 1 && Interlocked.Decrement(ref _references) != 0)
+        {
+            return;
         }
 
         ArrivalLink = null;
@@ -206,11 +343,32 @@ public sealed class Packet
             _inPool = true;
             _pool.Return(this);
         }
+        else
+        {
+            _released = false;
+            _references = 1;
+        }
     }
 
-    internal void MarkRented() => _inPool = false;
+    /// <summary>Throws if the payload is shared and the caller would change it (or its length, unless to <paramref name="newLength"/> equal to today's).</summary>
+    private void ThrowIfPayloadShared(int newLength)
+    {
+        if ((_shared is not null || Volatile.Read(ref _references) > 1) && newLength != _length)
+        {
+            throw new InvalidOperationException("This packet's payload is shared with headers still in flight: it is read only until the last of them is sent.");
+        }
+    }
 
-    internal void MarkPooled() => _inPool = true;
+    private void WriteRoutingFields(ushort serviceId, DestinationKind kind, byte hopLimit, Coordinate source, KeyCoordinate destination)
+    {
+        ServiceId = serviceId;
+        Buffer[PacketHeader.VersionOffset] = PacketHeader.Version;
+        DestinationKind = kind;
+        HopLimit = hopLimit;
+        HopCount = 0;
+        Source = source;
+        Destination = destination;
+    }
 
     private Coordinate ReadCoordinate(int offset) => new(
         BinaryPrimitives.ReadUInt16BigEndian(Buffer.AsSpan(offset)),

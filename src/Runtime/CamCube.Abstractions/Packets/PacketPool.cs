@@ -12,8 +12,12 @@ public sealed class PacketPool
 
     private readonly Lock? _gate;
     private readonly Packet[] _free;
+    private readonly bool _singleThreaded;
     private int _freeCount;
     private long _created;
+    private long _rented;
+    private long _returned;
+    private PacketPool? _headerPool;
 
     /// <summary>Creates a pool.</summary>
     /// <param name="packetCapacityBytes">The capacity of every packet's buffer, header included (at least the header size, at most 65,535).</param>
@@ -34,13 +38,42 @@ public sealed class PacketPool
         PacketCapacityBytes = packetCapacityBytes;
         _free = new Packet[pooledPacketsMax];
         _gate = singleThreaded ? null : new Lock();
+        _singleThreaded = singleThreaded;
     }
+
+    /// <summary>The most shared headers a pool keeps for reuse (each a 22-byte buffer).</summary>
+    public const int PooledHeadersMax = 8_192;
 
     /// <summary>Gets the capacity of every packet this pool hands out.</summary>
     public int PacketCapacityBytes { get; }
 
     /// <summary>Gets how many packets this pool has ever created (a steady state creates none).</summary>
     public long CreatedCount => Volatile.Read(ref _created);
+
+    /// <summary>Gets how many times a packet was rented from this pool.</summary>
+    public long RentedCount => Volatile.Read(ref _rented);
+
+    /// <summary>Gets how many times a packet came back to this pool (each rented packet comes back once, after its last release).</summary>
+    public long ReturnedCount => Volatile.Read(ref _returned);
+
+    /// <summary>
+    /// Gets the pool of headers that share this pool's payloads (<see cref="Packet.Share"/>): packets of
+    /// <see cref="PacketHeader.SizeBytes"/> bytes, at most <see cref="PooledHeadersMax"/> kept, made on first use.
+    /// </summary>
+    public PacketPool HeaderPool
+    {
+        get
+        {
+            var headers = Volatile.Read(ref _headerPool);
+            if (headers is null)
+            {
+                var made = new PacketPool(PacketHeader.SizeBytes, Math.Min(PooledHeadersMax, _free.Length), _singleThreaded);
+                headers = Interlocked.CompareExchange(ref _headerPool, made, null) ?? made;
+            }
+
+            return headers;
+        }
+    }
 
     /// <summary>Gets how many packets are waiting in the pool for reuse.</summary>
     public int FreeCount
@@ -122,6 +155,7 @@ public sealed class PacketPool
 
     private Packet? TakeFree()
     {
+        _rented++;
         if (_freeCount == 0)
         {
             return null;
@@ -134,6 +168,7 @@ public sealed class PacketPool
 
     private void PutFree(Packet packet)
     {
+        _returned++;
         if (_freeCount < _free.Length)
         {
             _free[_freeCount++] = packet;

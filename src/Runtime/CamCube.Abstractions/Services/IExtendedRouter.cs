@@ -51,8 +51,11 @@ public interface IExtendedRouter
     RouteStatus Continue(Packet packet);
 
     /// <summary>
-    /// The function transmit: sends one copy of <paramref name="packet"/> towards each key coordinate of
-    /// <paramref name="targets"/>. The caller keeps <paramref name="packet"/> itself. Returns how many copies were queued.
+    /// The function transmit: sends <paramref name="packet"/> towards each key coordinate of
+    /// <paramref name="targets"/> without a copy per target: each target gets a header of its own over the
+    /// one shared payload (<see cref="Packet.Share"/>; see <see cref="INodeContext.Transmit"/>). The caller
+    /// keeps <paramref name="packet"/> itself (see <see cref="RouteStatus"/>); its payload is read only until
+    /// the last header is sent. Returns how many headers were queued or delivered here.
     /// </summary>
     int Transmit(Packet packet, ReadOnlySpan<KeyCoordinate> targets);
 

@@ -83,6 +83,23 @@ public interface INodeContext
     RouteStatus RouteToServer(Packet packet, Coordinate server);
 
     /// <summary>
+    /// Sends <paramref name="packet"/>'s payload to each server of <paramref name="servers"/> without a
+    /// copy per server (a multicast tree's chunk to its children): each server gets a header of its own
+    /// (<see cref="Packet.Share"/>: this service's id, source, hop limit, that server as destination)
+    /// over the one payload, whose buffer counts its references. Each header is routed as
+    /// <see cref="RouteToServer"/> routes a packet, and each is dropped or delivered alone: a full queue
+    /// or an unreachable server for one leaves the others whole.
+    /// </summary>
+    /// <param name="packet">The payload, with <see cref="Packet.PayloadLength"/> set. Unlike a route call, the
+    /// caller keeps it (see <see cref="RouteStatus"/>): release it as usual, or let the node do so after the
+    /// upcall that lent it. Its payload is read only until the last header is sent.</param>
+    /// <param name="servers">Where to send it; any number, one header each.</param>
+    /// <param name="statuses">What became of each server's header, in the same order; empty if not wanted, otherwise at least as long as <paramref name="servers"/>.</param>
+    /// <returns>How many headers were queued or delivered here.</returns>
+    /// <exception cref="ArgumentException"><paramref name="statuses"/> is neither empty nor long enough.</exception>
+    int Transmit(Packet packet, ReadOnlySpan<Coordinate> servers, Span<RouteStatus> statuses);
+
+    /// <summary>
     /// Continues routing a packet this service already holds (for example one it kept in its
     /// forward upcall) without rewriting its header: it goes towards its current destination.
     /// </summary>

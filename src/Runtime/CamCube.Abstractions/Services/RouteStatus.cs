@@ -7,6 +7,11 @@ namespace CamCube.Services;
 /// <see cref="IExtendedRouter.Route(Packets.Packet, ushort)"/>, <see cref="IExtendedRouter.Continue"/>): the call takes the packet
 /// whatever status it returns. After a drop the node has already counted and released it, so the caller
 /// never touches the packet again, not even to release it. To send again after a drop, rent a new packet.
+/// <para>The multi-target sends (<see cref="INodeContext.Transmit"/>, <see cref="IExtendedRouter.Transmit"/>)
+/// follow the same rule for the header each target gets (<see cref="Packets.Packet.Share"/>), but leave the
+/// caller its packet: the caller releases it (or, for a packet lent by an upcall, the node does), and the
+/// payload's one buffer goes back to its pool after that release and the last target's send or drop,
+/// whichever comes last. Until then the payload is read only.</para>
 /// </remarks>
 public enum RouteStatus
 {

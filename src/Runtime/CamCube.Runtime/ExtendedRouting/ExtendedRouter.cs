@@ -173,10 +173,10 @@ internal sealed partial class ExtendedRouter : IExtendedRouter
         var queued = 0;
         foreach (var target in targets)
         {
-            var copy = _node.Pool.Rent();
-            packet.CopyTo(copy);
-            copy.ArrivalLink = packet.ArrivalLink;
-            if (Enqueue(copy, [target]) is RouteStatus.Queued or RouteStatus.DeliveredLocally)
+            // One payload for every target: each gets a header of its own (Packet.Share).
+            var header = packet.Share();
+            header.ArrivalLink = packet.ArrivalLink;
+            if (Enqueue(header, [target]) is RouteStatus.Queued or RouteStatus.DeliveredLocally)
             {
                 queued++;
             }

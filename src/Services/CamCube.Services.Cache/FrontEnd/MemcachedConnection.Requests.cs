@@ -2,8 +2,8 @@ namespace CamCube.Services.Cache.FrontEnd;
 
 /// <summary>
 /// Commands that go through the node's loop: each takes one of the connection's reusable requests
-/// (a get of several keys takes one per key), they are sent together, and once
-/// <see cref="ProcessAsync"/> has awaited them all the answers are written in order.
+/// (a get of several keys takes one per key), they are sent together, and once the protocol's
+/// loop has awaited them all (<see cref="PendingAnswer"/>) the answers are written in order.
 /// </summary>
 internal sealed partial class MemcachedConnection
 {
@@ -11,7 +11,7 @@ internal sealed partial class MemcachedConnection
     private ReusableRequest Issue(bool answersAreValues)
     {
         _answersAreValues = answersAreValues;
-        return _requests[_issued++] ??= new ReusableRequest(_answerScheduler);
+        return _requests[_issued++] ??= new ReusableRequest(AnswerScheduler);
     }
 
     /// <summary>Hands the issued requests to the service; some may be answered at once (a bad key, too busy).</summary>
@@ -23,14 +23,15 @@ internal sealed partial class MemcachedConnection
         }
     }
 
-    /// <summary>Writes the answers of the issued requests, all answered by now, and takes the requests back.</summary>
-    private void WriteAnswers()
-    {
-        if (_issued == 0)
-        {
-            return;
-        }
+    /// <inheritdoc/>
+    protected override int PendingCount => _issued;
 
+    /// <inheritdoc/>
+    protected override ValueTask PendingAnswer(int index) => _requests[index]!.Answered;
+
+    /// <summary>Writes the answers of the issued requests, all answered by now, and takes the requests back.</summary>
+    protected override void WriteAnswers()
+    {
         if (_answersAreValues)
         {
             WriteValues();
@@ -48,8 +49,6 @@ internal sealed partial class MemcachedConnection
         _issued = 0;
     }
 
-    private ReadOnlyMemory<byte> TokenMemory(int index) => _line.AsMemory(_tokens[index]);
-
     /// <summary>Writes the reply of a status answer; a hit here is incr or decr, which answer with the new value.</summary>
     private void WriteStatus(ReusableRequest answer)
     {
@@ -57,10 +56,30 @@ internal sealed partial class MemcachedConnection
         {
             WriteStatus(answer.Status);
         }
-        else if (!_noReply)
+        else if (!NoReply)
         {
             Write(answer.ResponseValue);
             Write("\r\n"u8);
         }
+    }
+
+    /// <summary>Writes the answers of a get through the loop, in order, and <c>END</c>; stops at the first failure, whose error it writes.</summary>
+    private void WriteValues()
+    {
+        for (var i = 0; i < _issued; i++)
+        {
+            var answer = _requests[i]!;
+            if (answer.Status == CacheStatus.Hit)
+            {
+                WriteValue(answer.Key.Span, answer.ResponseValue, answer.ResponseFlags, answer.ResponseCas);
+            }
+            else if (answer.Status is not (CacheStatus.Miss or CacheStatus.NotFound))
+            {
+                StopGet(ErrorLine(answer.Status));
+                return;
+            }
+        }
+
+        EndGetBatch();
     }
 }

@@ -1,0 +1,213 @@
+using System.Buffers;
+using CamCube.Memcached;
+
+namespace CamCube.Services.KeyValue.FrontEnd;
+
+/// <summary>
+/// What the memcached commands do to the store (MemcachedItemFormat.md): set is an unconditional
+/// put, add a put <see cref="WriteCondition.IfAbsent"/>, cas a put <see cref="WriteCondition.IfVersion"/>
+/// of the client's cas unique (the version a gets returned), delete a delete; replace, append,
+/// prepend, incr, decr, touch and gat read the item and write it back on the version read, again
+/// while it changes under them. A read does not see an item that expired or was flushed.
+/// Each answer continues on the thread pool, never on the thread that completed the store's call
+/// (the node's loop), so replies are never written there.
+/// </summary>
+internal sealed partial class KeyValueCommands
+{
+    private readonly IKeyValueStore _store;
+    private readonly KeyValueFrontEndOptions _options;
+    private readonly TimeProvider _time;
+    private readonly FlushStamp _flush;
+
+    /// <summary>Creates the commands over a store.</summary>
+    public KeyValueCommands(IKeyValueStore store, KeyValueFrontEndOptions options)
+    {
+        _store = store;
+        _options = options;
+        _time = options.Connections.TimeProvider;
+        _flush = new FlushStamp(store, _time, options.FlushCheckMilliseconds);
+    }
+
+    /// <summary>Gets what the clients asked.</summary>
+    public KeyValueFrontEndStatistics Statistics { get; } = new();
+
+    /// <summary>The store's key of a memcached key: the SHA-1 of its bytes, as the cache's memId (camcubeos 5.2: memId = objId).</summary>
+    public static Key KeyOf(ReadOnlySpan<byte> key) => Key.Hash(key);
+
+    /// <summary>Runs a storage command; <paramref name="data"/> must stay valid until the task completes.</summary>
+    public async Task<KeyValueReply> StoreAsync(Key key, MemcachedStorageCommand command, ReadOnlySequence<byte> data)
+    {
+        Statistics.CountSet();
+        try
+        {
+            var now = _time.GetUtcNow();
+            var expiresAt = MemcachedItem.ExpiresAt(command.ExpirationSeconds, now);
+            switch (command.Operation)
+            {
+                case MemcachedStorageOperation.Set:
+                    await PutAsync(key, MemcachedItem.Encode(command.Flags, expiresAt, WrittenAt(now), data), WriteCondition.Always).ConfigureAwait(false);
+                    return KeyValueReply.Stored;
+                case MemcachedStorageOperation.Add:
+                    return await AddAsync(key, MemcachedItem.Encode(command.Flags, expiresAt, WrittenAt(now), data)).ConfigureAwait(false);
+                case MemcachedStorageOperation.Cas:
+                    return await CompareAndSwapAsync(key, command.Cas, MemcachedItem.Encode(command.Flags, expiresAt, WrittenAt(now), data)).ConfigureAwait(false);
+                default:
+                    var change = new Change(command.Operation, command.Flags, expiresAt, data.ToArray());
+                    return await UpdateAsync(key, change, KeyValueReply.NotStored).ConfigureAwait(false);
+            }
+        }
+        catch (KeyValueStoreException ex)
+        {
+            return KeyValueReply.StoreFailed(ex.Reason);
+        }
+        catch (ArgumentException)
+        {
+            // The value is over the store's own size limit.
+            return KeyValueReply.TooLarge;
+        }
+    }
+
+    /// <summary>Runs delete.</summary>
+    public async Task<KeyValueReply> DeleteAsync(Key key)
+    {
+        try
+        {
+            var outcome = await _store.DeleteAsync(key).ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
+            return outcome.Succeeded ? KeyValueReply.Deleted : KeyValueReply.NotFound;
+        }
+        catch (KeyValueStoreException ex)
+        {
+            return KeyValueReply.StoreFailed(ex.Reason);
+        }
+    }
+
+    /// <summary>Runs incr or decr.</summary>
+    public Task<KeyValueReply> IncrementAsync(Key key, ulong delta, bool increment) =>
+        GuardAsync(UpdateAsync(key, Change.Counter(increment, delta), KeyValueReply.NotFound));
+
+    /// <summary>Runs touch.</summary>
+    public Task<KeyValueReply> TouchAsync(Key key, int expirationSeconds)
+    {
+        Statistics.CountTouch();
+        return GuardAsync(UpdateAsync(key, Change.Expiry(get: false, MemcachedItem.ExpiresAt(expirationSeconds, _time.GetUtcNow())), KeyValueReply.NotFound));
+    }
+
+    /// <summary>Runs one key of get or gets; with <paramref name="expirationSeconds"/>, of gat or gats.</summary>
+    public async Task<KeyValueReply> GetAsync(Key key, int? expirationSeconds)
+    {
+        try
+        {
+            var reply = expirationSeconds is { } seconds
+                ? await UpdateAsync(key, Change.Expiry(get: true, MemcachedItem.ExpiresAt(seconds, _time.GetUtcNow())), KeyValueReply.Miss).ConfigureAwait(false)
+                : await ReadAsync(key).ConfigureAwait(false) is { IsLive: true } found ? new KeyValueReply(KeyValueReplyKind.Value, Item: found.Item, Version: found.Version) : KeyValueReply.Miss;
+            Statistics.CountGet(hit: reply.Kind == KeyValueReplyKind.Value);
+            return reply;
+        }
+        catch (KeyValueStoreException ex)
+        {
+            return KeyValueReply.StoreFailed(ex.Reason);
+        }
+    }
+
+    /// <summary>Runs flush_all.</summary>
+    public async Task<KeyValueReply> FlushAllAsync(int delaySeconds)
+    {
+        Statistics.CountFlush();
+        try
+        {
+            await _flush.FlushAsync(delaySeconds).ConfigureAwait(false);
+            return KeyValueReply.Ok;
+        }
+        catch (KeyValueStoreException ex)
+        {
+            return KeyValueReply.StoreFailed(ex.Reason);
+        }
+    }
+
+    /// <summary>
+    /// The written time of an item stored now: after the last flush_all known here when that has
+    /// taken effect, so an item written after a flush is never taken for one written before it
+    /// (clocks that have not moved on since, a coarse or a test clock).
+    /// </summary>
+    private long WrittenAt(DateTimeOffset now)
+    {
+        var flush = _flush.LastKnown;
+        return flush.EffectiveAtTicks != 0 && flush.EffectiveAtTicks <= now.UtcTicks ? Math.Max(now.UtcTicks, flush.CutoffTicks + 1) : now.UtcTicks;
+    }
+
+    private static async Task<KeyValueReply> GuardAsync(Task<KeyValueReply> command)
+    {
+        try
+        {
+            return await command.ConfigureAwait(false);
+        }
+        catch (KeyValueStoreException ex)
+        {
+            return KeyValueReply.StoreFailed(ex.Reason);
+        }
+        catch (ArgumentException)
+        {
+            return KeyValueReply.TooLarge;
+        }
+    }
+
+    private async Task<WriteOutcome> PutAsync(Key key, byte[] stored, WriteCondition condition) =>
+        await _store.PutAsync(key, stored, condition).ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
+
+    /// <summary>add: a put if the key holds nothing; on an item that is gone (expired, flushed) but still stored, a put on its version.</summary>
+    private async Task<KeyValueReply> AddAsync(Key key, byte[] stored)
+    {
+        var condition = WriteCondition.IfAbsent;
+        for (var attempt = 0; attempt < _options.ConditionalRetriesMax; attempt++)
+        {
+            if ((await PutAsync(key, stored, condition).ConfigureAwait(false)).Succeeded)
+            {
+                return KeyValueReply.Stored;
+            }
+
+            var found = await ReadAsync(key).ConfigureAwait(false);
+            if (found.IsLive)
+            {
+                return KeyValueReply.NotStored;
+            }
+
+            condition = found.Version == 0 ? WriteCondition.IfAbsent : WriteCondition.IfVersion(found.Version);
+        }
+
+        return KeyValueReply.Busy;
+    }
+
+    /// <summary>cas: a put on the client's cas unique; a unique that no version can be (0, or over 2^63 - 1) never matches.</summary>
+    private async Task<KeyValueReply> CompareAndSwapAsync(Key key, ulong unique, byte[] stored)
+    {
+        if (unique is 0 or > long.MaxValue)
+        {
+            return (await ReadAsync(key).ConfigureAwait(false)).IsLive ? KeyValueReply.Exists : KeyValueReply.NotFound;
+        }
+
+        var outcome = await PutAsync(key, stored, WriteCondition.IfVersion((long)unique)).ConfigureAwait(false);
+        return outcome.Status switch
+        {
+            WriteStatus.Written => KeyValueReply.Stored,
+            WriteStatus.NotFound => KeyValueReply.NotFound,
+            _ => KeyValueReply.Exists,
+        };
+    }
+
+    /// <summary>Reads a key's item with whether a client may see it (not expired, not flushed).</summary>
+    private async Task<Found> ReadAsync(Key key)
+    {
+        var stored = await _store.GetAsync(key).ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
+        if (stored is null)
+        {
+            return default;
+        }
+
+        var item = MemcachedItem.Decode(stored.Value);
+        var flush = await _flush.CurrentAsync().ConfigureAwait(false);
+        return new Found(item, stored.Version, !item.IsGone(_time.GetUtcNow(), flush));
+    }
+
+    /// <summary>A key's item as read: its version (0 when the key holds nothing) and whether a client may see it.</summary>
+    private readonly record struct Found(MemcachedItem Item, long Version, bool IsLive);
+}

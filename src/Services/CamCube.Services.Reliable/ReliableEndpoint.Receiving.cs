@@ -1,0 +1,273 @@
+using System.Buffers;
+using CamCube.Packets;
+
+namespace CamCube.Services.Reliable;
+
+/// <content>Receiving: packets are consumed in sequence order per flow, reassembled, and acknowledged.</content>
+public sealed partial class ReliableEndpoint
+{
+    /// <summary>
+    /// Takes one of the endpoint's packets delivered to the owner (<see cref="IsEndpointPacket"/> is
+    /// true): data is acknowledged and, once in order, reassembled and handed to the handler;
+    /// acknowledgements move the sender's window. Call from the owner's <see cref="IService.OnDeliver"/>
+    /// and return what this returns.
+    /// </summary>
+    /// <returns>True if the endpoint keeps the packet (it arrived ahead of order); false lets the node release it.</returns>
+    public bool OnDeliver(Packet packet)
+    {
+        ArgumentNullException.ThrowIfNull(packet);
+        var payload = packet.Payload;
+        if (_stopped || !IsEndpointPacket(payload))
+        {
+            return false;
+        }
+
+        switch ((ReliablePacketKind)payload[ReliableWire.KindOffset])
+        {
+            case ReliablePacketKind.Data:
+                return OnData(packet);
+            case ReliablePacketKind.Ack:
+                OnAck(packet.Source, payload);
+                return false;
+            case ReliablePacketKind.NotRoot:
+                OnNotRoot(packet.Source, payload);
+                return false;
+            case ReliablePacketKind.Reset:
+                OnReset(packet.Source, payload);
+                return false;
+            default:
+                return false;
+        }
+    }
+
+    private bool OnData(Packet packet)
+    {
+        var payload = packet.Payload;
+        if (payload.Length < ReliableWire.DataHeaderBytes)
+        {
+            return false;
+        }
+
+        var source = packet.Source;
+        var flowId = ReliableWire.FlowId(payload);
+        var sequence = ReliableWire.Sequence(payload);
+        var now = _node.TimeProvider.GetTimestamp();
+        if (!_receiveFlows.TryGetValue((source, flowId), out var flow))
+        {
+            flow = TryOpenReceiveFlow(source, flowId, sequence, payload, now);
+            if (flow is null)
+            {
+                return false;
+            }
+        }
+
+        flow.LastHeard = now;
+        var offset = flow.Offset(sequence);
+        var kept = false;
+        if (offset == 0)
+        {
+            var next = packet;
+            while (next is not null)
+            {
+                Consume(flow, next.Payload);
+                if (!ReferenceEquals(next, packet))
+                {
+                    next.Release();
+                }
+
+                next = flow.Advance();
+            }
+        }
+        else if (flow.InWindow(offset))
+        {
+            kept = flow.TryHold(sequence, packet);
+            DuplicatePackets += kept ? 0 : 1;
+        }
+        else
+        {
+            // Below the window: received already, its acknowledgement lost. Beyond it: the sender cannot have sent it.
+            DuplicatePackets += offset < 0 ? 1 : 0;
+        }
+
+        SendAck(flow, sequence);
+        return kept;
+    }
+
+    /// <summary>
+    /// Opens the state of a flow heard of for the first time, or answers why not: a flow past its
+    /// start gets a Reset (this endpoint forgot it or restarted), a flow to a key this server is not
+    /// the root of gets a NotRoot naming the root.
+    /// </summary>
+    private ReceiveFlow? TryOpenReceiveFlow(Coordinate source, ulong flowId, uint sequence, ReadOnlySpan<byte> payload, long now)
+    {
+        if (ReliableWire.UInt32(payload, ReliableWire.FirstUnackedOffset) != 0)
+        {
+            SendControl(source, ReliablePacketKind.Reset, flowId, sequence, default);
+            return null;
+        }
+
+        KeyCoordinate? key = null;
+        if ((payload[ReliableWire.FlagsOffset] & ReliableWire.KeyFlowFlag) != 0)
+        {
+            var k = KeyCoordinate.Read(payload[ReliableWire.KeyOffset..]);
+            var root = _node.GetRoot(k);
+            if (root != _node.Self)
+            {
+                SendControl(source, ReliablePacketKind.NotRoot, flowId, sequence, root);
+                return null;
+            }
+
+            key = k;
+        }
+
+        var flow = _freeReceiveFlows.Count > 0 ? _freeReceiveFlows.Pop() : new ReceiveFlow(_options.WindowPacketsMax);
+        flow.Reset(source, flowId, key, now);
+        _receiveFlows.Add((source, flowId), flow);
+        if (_receiveFlows.Count == 1)
+        {
+            ScheduleTimer(now + _receiveIdleTicks);
+        }
+
+        return flow;
+    }
+
+    /// <summary>Adds the next in-order fragment to the message being reassembled, and delivers it when whole.</summary>
+    private void Consume(ReceiveFlow flow, ReadOnlySpan<byte> payload)
+    {
+        var length = (int)Math.Min(ReliableWire.UInt32(payload, ReliableWire.MessageLengthOffset), int.MaxValue);
+        var offset = (int)Math.Min(ReliableWire.UInt32(payload, ReliableWire.FragmentOffsetOffset), int.MaxValue);
+        var fragment = payload[ReliableWire.DataHeaderBytes..];
+        if (offset == 0)
+        {
+            ReturnAssembly(flow);
+            if (length > _options.MessageBytesMax)
+            {
+                Log.MessageOverLimit(_node.Logger, flow.FlowId, flow.Source, length, _options.MessageBytesMax);
+                flow.AssemblyLength = -1;
+                return;
+            }
+
+            flow.AssemblyLength = length;
+            flow.AssembledBytes = 0;
+            flow.Assembly = length > fragment.Length ? ArrayPool<byte>.Shared.Rent(length) : null;
+        }
+
+        if (flow.AssemblyLength != length || flow.AssembledBytes != offset || offset + fragment.Length > length)
+        {
+            // A fragment that does not follow the one before (a sender that broke the format) drops the message.
+            ReturnAssembly(flow);
+            flow.AssemblyLength = -1;
+            return;
+        }
+
+        if (flow.Assembly is null)
+        {
+            // The whole message in one fragment: delivered straight from the packet.
+            flow.AssemblyLength = 0;
+            Deliver(new ReliableMessage(flow.Source, flow.FlowId, flow.Key, fragment));
+            return;
+        }
+
+        fragment.CopyTo(flow.Assembly.AsSpan(offset));
+        flow.AssembledBytes += fragment.Length;
+        if (flow.AssembledBytes == length)
+        {
+            var assembly = flow.Assembly;
+            flow.Assembly = null;
+            Deliver(new ReliableMessage(flow.Source, flow.FlowId, flow.Key, assembly.AsSpan(0, length)));
+            ArrayPool<byte>.Shared.Return(assembly);
+        }
+    }
+
+    private void Deliver(in ReliableMessage message)
+    {
+        DeliveredMessages++;
+        try
+        {
+            _handler(message);
+        }
+#pragma warning disable CA1031 // A handler's fault must not break the flow: the message counts as delivered and the fault is logged.
+        catch (Exception e)
+#pragma warning restore CA1031
+        {
+            Log.HandlerFault(_node.Logger, e, message.Source, message.FlowId);
+        }
+    }
+
+    private static void ReturnAssembly(ReceiveFlow flow)
+    {
+        if (flow.Assembly is { } assembly)
+        {
+            flow.Assembly = null;
+            ArrayPool<byte>.Shared.Return(assembly);
+        }
+    }
+
+    private void SendAck(ReceiveFlow flow, uint trigger)
+    {
+        var packet = _node.CreatePacket();
+        var payload = packet.PayloadArea;
+        ReliableWire.WritePrefix(payload, _tag, ReliablePacketKind.Ack, 0, flow.FlowId, trigger);
+        ReliableWire.UInt32(payload, ReliableWire.CumulativeOffset, flow.Expected);
+        Span<uint> blocks = stackalloc uint[ReliableWire.SackBlocksMax * 2];
+        var count = flow.WriteSackBlocks(blocks);
+        payload[ReliableWire.SackCountOffset] = (byte)count;
+        payload[ReliableWire.SackCountOffset + 1] = 0;
+        payload[ReliableWire.SackCountOffset + 2] = 0;
+        payload[ReliableWire.SackCountOffset + 3] = 0;
+        for (var i = 0; i < count * 2; i++)
+        {
+            ReliableWire.UInt32(payload, ReliableWire.AckBlocksOffset + (i * 4), blocks[i]);
+        }
+
+        packet.PayloadLength = ReliableWire.AckBlocksOffset + (count * 8);
+        _node.RouteToServer(packet, flow.Source);
+    }
+
+    private void SendControl(Coordinate destination, ReliablePacketKind kind, ulong flowId, uint sequence, Coordinate root)
+    {
+        var packet = _node.CreatePacket();
+        var payload = packet.PayloadArea;
+        ReliableWire.WritePrefix(payload, _tag, kind, 0, flowId, sequence);
+        ReliableWire.WriteCoordinate(payload, ReliableWire.RootOffset, root);
+        packet.PayloadLength = ReliableWire.NotRootBytes;
+        _node.RouteToServer(packet, destination);
+    }
+
+    /// <summary>Forgets receive flows silent for <see cref="ReliableOptions.ReceiveFlowIdleTimeout"/>; returns when the next one would be, or <see cref="long.MaxValue"/>.</summary>
+    private long EvictIdleReceiveFlows(long now)
+    {
+        var next = long.MaxValue;
+        List<ReceiveFlow>? idle = null;
+        foreach (var flow in _receiveFlows.Values)
+        {
+            var end = flow.LastHeard + _receiveIdleTicks;
+            if (end <= now)
+            {
+                (idle ??= []).Add(flow);
+            }
+            else
+            {
+                next = Math.Min(next, end);
+            }
+        }
+
+        if (idle is not null)
+        {
+            foreach (var flow in idle)
+            {
+                _receiveFlows.Remove((flow.Source, flow.FlowId));
+                ForgetReceiveFlow(flow);
+                _freeReceiveFlows.Push(flow);
+            }
+        }
+
+        return next;
+    }
+
+    private static void ForgetReceiveFlow(ReceiveFlow flow)
+    {
+        flow.ReleaseHeld();
+        ReturnAssembly(flow);
+    }
+}

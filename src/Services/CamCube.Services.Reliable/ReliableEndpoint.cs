@@ -1,0 +1,280 @@
+using System.Buffers;
+
+namespace CamCube.Services.Reliable;
+
+/// <summary>
+/// The reliable transport of camcubeos 5.4 as a part a service embeds: messages of up to
+/// <see cref="ReliableOptions.MessageBytesMax"/> bytes to a server or to a key's root, fragmented
+/// into packets, with a sliding window and selective acknowledgements per flow, RFC 6298
+/// retransmission timeouts, duplicate suppression and in-order, exactly-once delivery per flow.
+/// </summary>
+/// <remarks>
+/// <para>The owning service creates it in <see cref="IService.OnRegistered"/> and feeds it: its
+/// tagged packets from <see cref="IService.OnDeliver"/> (<see cref="IsEndpointPacket"/>, then
+/// <see cref="OnDeliver"/>), the node's polls (<see cref="Poll"/>: new packets are made only when a
+/// link on a shortest path has room, so the endpoint never floods a link), drop notices
+/// (<see cref="OnDropped"/>, the owner implements <see cref="IDropObserver"/>), reachability changes
+/// (<see cref="OnServerReachabilityChanged"/>) and its end (<see cref="Stop"/>, from
+/// <see cref="IService.OnDeregistered"/>). <see cref="ReliableService"/> does all of that.</para>
+/// <para>Every member runs on the node's event loop, as every <see cref="INodeContext"/> call does.
+/// A flow is the sequence of messages from this endpoint to one server or one key: its messages
+/// arrive in order. A message to a key goes to the key's root when it begins; if that server becomes
+/// unreachable midway, the message is resumed at the new root from its start if the old root
+/// cannot have had all of it, and fails with <see cref="ReliableFailure.OutcomeUnknown"/> otherwise,
+/// so it is never delivered at two roots.</para>
+/// </remarks>
+public sealed partial class ReliableEndpoint
+{
+    private readonly INodeContext _node;
+    private readonly ushort _serviceId;
+    private readonly ReliableMessageHandler _handler;
+    private readonly ReliableOptions _options;
+    private readonly byte _tag;
+    private readonly int _fragmentBytes;
+    private readonly ITimer _timer;
+    private readonly long _progressTimeoutTicks;
+    private readonly long _receiveIdleTicks;
+    private readonly Dictionary<Coordinate, SendFlow> _serverFlows = [];
+    private readonly Dictionary<KeyCoordinate, SendFlow> _keyFlows = [];
+    private readonly Dictionary<ulong, SendFlow> _flowsById = [];
+    private readonly List<SendFlow> _active = [];
+    private readonly Stack<SendFlow> _freeSendFlows = new();
+    private readonly Dictionary<(Coordinate Source, ulong FlowId), ReceiveFlow> _receiveFlows = [];
+    private readonly Stack<ReceiveFlow> _freeReceiveFlows = new();
+    private readonly ulong _incarnation;
+    private uint _lastFlowNumber;
+    private int _queuedMessages;
+    private int _nextFlowToPoll;
+    private long _timerDue = long.MaxValue;
+    private bool _localPosted;
+    private bool _stopped;
+
+    /// <summary>Creates an endpoint for the service <paramref name="serviceId"/> on <paramref name="node"/>.</summary>
+    /// <param name="node">The owning service's handle on its node.</param>
+    /// <param name="serviceId">The owning service's id: the endpoint's packets travel under it.</param>
+    /// <param name="handler">Receives each whole message.</param>
+    /// <param name="options">Settings; the defaults if null.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="node"/> or <paramref name="handler"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">An option is out of range, or the node's packets cannot carry a fragment.</exception>
+    public ReliableEndpoint(INodeContext node, ushort serviceId, ReliableMessageHandler handler, ReliableOptions? options = null)
+    {
+        _node = node ?? throw new ArgumentNullException(nameof(node));
+        _handler = handler ?? throw new ArgumentNullException(nameof(handler));
+        _options = options ?? new ReliableOptions();
+        _options.Validate();
+        _serviceId = serviceId;
+        _tag = _options.PacketTag;
+        var probe = node.CreatePacket();
+        _fragmentBytes = probe.PayloadCapacity - ReliableWire.DataHeaderBytes;
+        probe.Release();
+        if (_fragmentBytes < ReliableWire.AckBytesMax - ReliableWire.DataHeaderBytes)
+        {
+            throw new ArgumentOutOfRangeException(nameof(node), _fragmentBytes, "The node's packets are too small to carry the reliable transport's headers.");
+        }
+
+        _progressTimeoutTicks = Ticks(_options.ProgressTimeout);
+        _receiveIdleTicks = Ticks(_options.ReceiveFlowIdleTimeout);
+        _incarnation = (ulong)(uint)node.Random.Next() << 32;
+        _timer = node.CreateTimer(OnTimer, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+    }
+
+    /// <summary>Gets the settings.</summary>
+    public ReliableOptions Options => _options;
+
+    /// <summary>Gets the bytes of a message each packet carries (the node's packet payload less the 36-byte data header).</summary>
+    public int FragmentBytes => _fragmentBytes;
+
+    /// <summary>Gets how many messages are queued or in flight.</summary>
+    public int QueuedMessageCount => _queuedMessages;
+
+    /// <summary>Gets how many packets were sent again after a loss or a timeout.</summary>
+    public long RetransmittedPackets { get; private set; }
+
+    /// <summary>Gets how many data packets arrived that were already received (suppressed duplicates).</summary>
+    public long DuplicatePackets { get; private set; }
+
+    /// <summary>Gets how many whole messages were handed to the handler.</summary>
+    public long DeliveredMessages { get; private set; }
+
+    /// <summary>
+    /// Sends <paramref name="message"/> to <paramref name="server"/>. The caller keeps the bytes
+    /// unchanged until the task ends.
+    /// </summary>
+    /// <returns>A task that completes when the server has the whole message, or fails with <see cref="ReliableTransferException"/>.</returns>
+    public Task SendAsync(Coordinate server, ReadOnlyMemory<byte> message) => Send(server, null, message, null);
+
+    /// <summary>
+    /// Sends <paramref name="message"/> to whichever server is <paramref name="key"/>'s root when the
+    /// message begins to arrive (see the remarks of <see cref="ReliableEndpoint"/> for a root that changes midway).
+    /// </summary>
+    /// <returns>A task that completes when the root has the whole message, or fails with <see cref="ReliableTransferException"/>.</returns>
+    public Task SendAsync(KeyCoordinate key, ReadOnlyMemory<byte> message) => Send(default, key, message, null);
+
+    /// <summary>Sends the first <paramref name="length"/> bytes of a pooled buffer to <paramref name="server"/>; the endpoint disposes <paramref name="message"/> when the send ends.</summary>
+    /// <returns>A task as <see cref="SendAsync(Coordinate, ReadOnlyMemory{byte})"/>'s.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="length"/> exceeds the buffer.</exception>
+    public Task SendAsync(Coordinate server, IMemoryOwner<byte> message, int length) => Send(server, null, Slice(message, length), message);
+
+    /// <summary>Sends the first <paramref name="length"/> bytes of a pooled buffer to <paramref name="key"/>'s root; the endpoint disposes <paramref name="message"/> when the send ends.</summary>
+    /// <returns>A task as <see cref="SendAsync(KeyCoordinate, ReadOnlyMemory{byte})"/>'s.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="message"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="length"/> exceeds the buffer.</exception>
+    public Task SendAsync(KeyCoordinate key, IMemoryOwner<byte> message, int length) => Send(default, key, Slice(message, length), message);
+
+    /// <summary>Gets whether a payload is one of this endpoint's packets (its first byte is <see cref="ReliableOptions.PacketTag"/>).</summary>
+    public bool IsEndpointPacket(ReadOnlySpan<byte> payload) => payload.Length >= ReliableWire.PrefixBytes && payload[0] == _tag;
+
+    /// <summary>Stops: every message not yet delivered fails with <see cref="ReliableFailure.Stopped"/> and held packets are released.</summary>
+    public void Stop()
+    {
+        if (_stopped)
+        {
+            return;
+        }
+
+        _stopped = true;
+        _timer.Dispose();
+        var failed = new List<OutgoingMessage>();
+        foreach (var flow in _active)
+        {
+            flow.TakeAll(failed);
+        }
+
+        _active.Clear();
+        _serverFlows.Clear();
+        _keyFlows.Clear();
+        _flowsById.Clear();
+        foreach (var flow in _receiveFlows.Values)
+        {
+            ForgetReceiveFlow(flow);
+        }
+
+        _receiveFlows.Clear();
+        _queuedMessages = 0;
+        foreach (var message in failed)
+        {
+            message.Fail(ReliableFailure.Stopped, "The reliable endpoint stopped before the peer had the whole message.");
+        }
+    }
+
+    private static ReadOnlyMemory<byte> Slice(IMemoryOwner<byte> owner, int length)
+    {
+        ArgumentNullException.ThrowIfNull(owner);
+        ArgumentOutOfRangeException.ThrowIfNegative(length);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(length, owner.Memory.Length);
+        return owner.Memory[..length];
+    }
+
+    private long Ticks(TimeSpan span) => (long)(span.TotalSeconds * _node.TimeProvider.TimestampFrequency);
+
+    private Task Send(Coordinate server, KeyCoordinate? key, ReadOnlyMemory<byte> body, IMemoryOwner<byte>? owner)
+    {
+        if (_stopped)
+        {
+            owner?.Dispose();
+            return Task.FromException(new ReliableTransferException(ReliableFailure.Stopped, "The reliable endpoint is stopped."));
+        }
+
+        if (body.Length > _options.MessageBytesMax)
+        {
+            owner?.Dispose();
+            return Task.FromException(new ReliableTransferException(ReliableFailure.MessageTooLarge, $"The message is {body.Length} bytes; the limit is {_options.MessageBytesMax}."));
+        }
+
+        if (_queuedMessages >= _options.QueuedMessagesMax)
+        {
+            owner?.Dispose();
+            return Task.FromException(new ReliableTransferException(ReliableFailure.QueueFull, $"The endpoint already holds {_queuedMessages} messages, its limit."));
+        }
+
+        if (key is null && !_node.Reachability.IsReachable(server))
+        {
+            owner?.Dispose();
+            return Task.FromException(new ReliableTransferException(ReliableFailure.PeerUnreachable, $"Server {server} is unreachable."));
+        }
+
+        var flow = FlowFor(server, key);
+        var message = new OutgoingMessage(body, owner, Math.Max(1, (body.Length + _fragmentBytes - 1) / _fragmentBytes));
+        flow.Enqueue(message);
+        _queuedMessages++;
+        Activate(flow);
+        return message.Task;
+    }
+
+    private SendFlow FlowFor(Coordinate server, KeyCoordinate? key)
+    {
+        if (key is { } k ? _keyFlows.TryGetValue(k, out var flow) : _serverFlows.TryGetValue(server, out flow))
+        {
+            return flow;
+        }
+
+        flow = _freeSendFlows.Count > 0
+            ? _freeSendFlows.Pop()
+            : new SendFlow(_options.WindowPacketsMax, _fragmentBytes, new RtoEstimator(Ticks(_options.InitialRetransmissionTimeout), Ticks(_options.MinimumRetransmissionTimeout), Ticks(_options.MaximumRetransmissionTimeout), Ticks(_options.ClockGranularity)));
+        flow.Key = key;
+        flow.Server = key is { } root ? _node.GetRoot(root) : server;
+        flow.Probing = key is not null;
+        flow.FlowId = NextFlowId();
+        flow.LastProgress = _node.TimeProvider.GetTimestamp();
+        flow.Rto.Reset();
+        _flowsById.Add(flow.FlowId, flow);
+        if (key is { } added)
+        {
+            _keyFlows.Add(added, flow);
+        }
+        else
+        {
+            _serverFlows.Add(server, flow);
+        }
+
+        return flow;
+    }
+
+    private ulong NextFlowId() => _incarnation | ++_lastFlowNumber;
+
+    /// <summary>Lists a flow for polling and asks the node to poll, or delivers at once if the flow's server is this one.</summary>
+    private void Activate(SendFlow flow)
+    {
+        if (!flow.Listed)
+        {
+            flow.Listed = true;
+            _active.Add(flow);
+        }
+
+        if (flow.Server == _node.Self)
+        {
+            if (!_localPosted)
+            {
+                _localPosted = _node.TryPost(static state => ((ReliableEndpoint)state!).DeliverLocally(), this);
+            }
+
+            return;
+        }
+
+        _node.RequestPoll();
+    }
+
+    /// <summary>Retires a flow that has had no message for a while: its id is forgotten and its state reused.</summary>
+    private void Retire(SendFlow flow)
+    {
+        _flowsById.Remove(flow.FlowId);
+        if (flow.Key is { } key)
+        {
+            _keyFlows.Remove(key);
+        }
+        else
+        {
+            _serverFlows.Remove(flow.Server);
+        }
+
+        if (flow.Listed)
+        {
+            flow.Listed = false;
+            _active.Remove(flow);
+        }
+
+        flow.TakeAll([]);
+        _freeSendFlows.Push(flow);
+    }
+}

@@ -1,0 +1,65 @@
+namespace CamCube.Services.Reliable;
+
+/// <summary>Settings of a <see cref="ReliableEndpoint"/>; the defaults suit a cube of 1 to 10 Gbps links.</summary>
+public sealed record ReliableOptions
+{
+    /// <summary>The default first byte of the endpoint's packets: 0xE7.</summary>
+    public const byte DefaultPacketTag = 0xE7;
+
+    /// <summary>The default largest message: 64 MiB.</summary>
+    public const int DefaultMessageBytesMax = 64 * 1024 * 1024;
+
+    /// <summary>
+    /// Gets the first payload byte of every packet of the endpoint, which tells them from the owning
+    /// service's own packets (default <see cref="DefaultPacketTag"/>): the owner must never start a
+    /// payload of its own with it.
+    /// </summary>
+    public byte PacketTag { get; init; } = DefaultPacketTag;
+
+    /// <summary>Gets the largest message, in bytes (default 64 MiB); a larger one fails with <see cref="ReliableFailure.MessageTooLarge"/>.</summary>
+    public int MessageBytesMax { get; init; } = DefaultMessageBytesMax;
+
+    /// <summary>Gets the most packets of one flow sent and not yet acknowledged: the sliding window (default 64), also the most a receiver holds out of order per flow.</summary>
+    public int WindowPacketsMax { get; init; } = 64;
+
+    /// <summary>Gets the most messages queued to send over all flows (default 65,536); past it a send fails with <see cref="ReliableFailure.QueueFull"/>.</summary>
+    public int QueuedMessagesMax { get; init; } = 65_536;
+
+    /// <summary>Gets the retransmission timeout before the first round-trip sample (RFC 6298 2.1; default 200 ms, a data centre's, not the Internet's 1 s).</summary>
+    public TimeSpan InitialRetransmissionTimeout { get; init; } = TimeSpan.FromMilliseconds(200);
+
+    /// <summary>Gets the smallest retransmission timeout (default 1 ms; RFC 6298's 1 s is for the Internet).</summary>
+    public TimeSpan MinimumRetransmissionTimeout { get; init; } = TimeSpan.FromMilliseconds(1);
+
+    /// <summary>Gets the largest retransmission timeout, which bounds the backoff (default 2 s).</summary>
+    public TimeSpan MaximumRetransmissionTimeout { get; init; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>Gets the clock granularity G of RFC 6298 (default 100 µs).</summary>
+    public TimeSpan ClockGranularity { get; init; } = TimeSpan.FromMicroseconds(100);
+
+    /// <summary>Gets how long a flow with unacknowledged packets may go without progress before its messages fail with <see cref="ReliableFailure.TimedOut"/> (default 10 s).</summary>
+    public TimeSpan ProgressTimeout { get; init; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>
+    /// Gets how long a receiver keeps the state of a flow that sends nothing (default 30 s); a sender
+    /// forgets a flow with nothing to send after half of it. It must outlast
+    /// <see cref="ProgressTimeout"/>, so that a late retransmission is still recognised as a duplicate.
+    /// </summary>
+    public TimeSpan ReceiveFlowIdleTimeout { get; init; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>Throws if an option is out of range.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">An option is out of range.</exception>
+    public void Validate()
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(MessageBytesMax, nameof(MessageBytesMax));
+        ArgumentOutOfRangeException.ThrowIfLessThan(WindowPacketsMax, 1, nameof(WindowPacketsMax));
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(WindowPacketsMax, 4_096, nameof(WindowPacketsMax));
+        ArgumentOutOfRangeException.ThrowIfLessThan(QueuedMessagesMax, 1, nameof(QueuedMessagesMax));
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(MinimumRetransmissionTimeout, TimeSpan.Zero, nameof(MinimumRetransmissionTimeout));
+        ArgumentOutOfRangeException.ThrowIfLessThan(MaximumRetransmissionTimeout, MinimumRetransmissionTimeout, nameof(MaximumRetransmissionTimeout));
+        ArgumentOutOfRangeException.ThrowIfLessThan(InitialRetransmissionTimeout, MinimumRetransmissionTimeout, nameof(InitialRetransmissionTimeout));
+        ArgumentOutOfRangeException.ThrowIfLessThan(ClockGranularity, TimeSpan.Zero, nameof(ClockGranularity));
+        ArgumentOutOfRangeException.ThrowIfLessThan(ProgressTimeout, MaximumRetransmissionTimeout, nameof(ProgressTimeout));
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(ReceiveFlowIdleTimeout, ProgressTimeout, nameof(ReceiveFlowIdleTimeout));
+    }
+}

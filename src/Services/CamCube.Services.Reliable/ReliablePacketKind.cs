@@ -1,0 +1,17 @@
+namespace CamCube.Services.Reliable;
+
+/// <summary>What a reliable packet carries: the second byte of its payload (docs/wire-format.md, "Reliable transport").</summary>
+internal enum ReliablePacketKind : byte
+{
+    /// <summary>A fragment of a message, sender to receiver.</summary>
+    Data = 1,
+
+    /// <summary>A cumulative and selective acknowledgement, receiver to sender.</summary>
+    Ack = 2,
+
+    /// <summary>The receiver of a new flow to a key is not the key's root: the sender resumes at the root it names.</summary>
+    NotRoot = 3,
+
+    /// <summary>The receiver has no state for a flow that is past its start (it restarted or forgot the flow).</summary>
+    Reset = 4,
+}

@@ -1,0 +1,150 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Net;
+using System.Net.Sockets;
+
+namespace CamCube.Cli.Tests;
+
+/// <summary>
+/// <c>camcube kv</c> as a real process against a real <c>camcube node</c> process (a one-server cube,
+/// the store in memory, its memcached front-end on a free port): exit codes and one-line errors.
+/// </summary>
+[System.Runtime.Versioning.UnsupportedOSPlatform("windows")]
+public sealed class KeyValueCommandTests : IDisposable
+{
+    private readonly TemporaryDirectory _directory = new();
+    private Process? _node;
+
+    public void Dispose()
+    {
+        if (_node is { HasExited: false })
+        {
+            _node.Kill(entireProcessTree: true);
+            _node.WaitForExit();
+        }
+
+        _node?.Dispose();
+        _directory.Dispose();
+    }
+
+    [Fact]
+    public void PutGetCasAndDelGoThroughANodesFrontEndWithTheirExitCodes()
+    {
+        var server = StartNode("memory");
+
+        Assert.Equal((0, "", ""), CliRunner.RunProcess("", "kv", "put", "greeting", "hello", "--server", server));
+        Assert.Equal((0, "hello\n", ""), CliRunner.RunProcess("", "kv", "get", "greeting", "--server", server));
+        var json = CliRunner.RunProcess("", "kv", "get", "greeting", "--json", "--server", server);
+        var version = System.Text.Json.JsonDocument.Parse(json.Out).RootElement.GetProperty("version").GetUInt64();
+
+        var stale = CliRunner.RunProcess("", "kv", "cas", "greeting", (version + 1).ToString(CultureInfo.InvariantCulture), "bye", "--server", server);
+        Assert.Equal((4, "camcube kv cas: 'greeting' holds another version (see 'camcube kv get greeting --json').\n"), (stale.Exit, stale.Error));
+        Assert.Equal(0, CliRunner.RunProcess("", "kv", "cas", "greeting", version.ToString(CultureInfo.InvariantCulture), "bye", "--flags", "7", "--server", server).Exit);
+        Assert.Contains("\"flags\":7,\"value\":\"bye\"", CliRunner.RunProcess("", "kv", "get", "greeting", "--json", "--server", server).Out, StringComparison.Ordinal);
+
+        Assert.Equal(0, CliRunner.RunProcess("", "kv", "del", "greeting", "--server", server).Exit);
+        Assert.Equal((3, "", "camcube kv get: 'greeting' holds no value.\n"), CliRunner.RunProcess("", "kv", "get", "greeting", "--server", server));
+        Assert.Equal(3, CliRunner.RunProcess("", "kv", "del", "greeting", "--server", server).Exit);
+        Assert.Equal(0, CliRunner.RunProcess("from stdin", "kv", "put", "once", "-", "--if-absent", "--server", server).Exit);
+        Assert.Equal((4, "camcube kv put: 'once' already holds a value.\n"), Select(CliRunner.RunProcess("", "kv", "put", "once", "again", "--if-absent", "--server", server)));
+        Assert.Equal("from stdin\n", CliRunner.RunProcess("", "kv", "get", "once", "--server", server).Out);
+    }
+
+    [Fact]
+    public void ANodeKeepsItsStoreInASqliteDatabaseUnderItsDirectoryByDefault()
+    {
+        var server = StartNode(storage: null);
+
+        Assert.Equal(0, CliRunner.RunProcess("", "kv", "put", "durable", "yes", "--server", server).Exit);
+
+        Assert.True(File.Exists(Path.Combine(_directory.Path, "data", "keyvalue-0-0-0.db")));
+    }
+
+    [Fact]
+    public void ABadCommandLineExitsTwoWithOneLineWhenMalformed()
+    {
+        Assert.Equal(2, CliRunner.Run("", "kv", "frob").Exit);
+        var badKey = CliRunner.Run("", "kv", "get", "two words", "--server", "127.0.0.1:1");
+        Assert.Equal((2, "camcube: kv get: 'two words' is not a memcached key (1 to 250 bytes, no spaces or control characters)."), (badKey.Exit, badKey.Error.Split('\n')[0]));
+        var badVersion = CliRunner.Run("", "kv", "cas", "k", "latest", "v", "--server", "127.0.0.1:1");
+        Assert.Equal((2, "camcube: kv cas: the version 'latest' is not a positive whole number (take it from 'camcube kv get <key> --json')."), (badVersion.Exit, badVersion.Error.Split('\n')[0]));
+    }
+
+    [Fact]
+    public void AFrontEndThatIsNotThereExitsOneWithAMessage()
+    {
+        var port = FreePort();
+
+        var (exit, _, error) = CliRunner.Run("", "kv", "get", "k", "--server", $"127.0.0.1:{port}");
+
+        Assert.Equal(1, exit);
+        Assert.StartsWith($"camcube kv: no key-value front-end answers on 127.0.0.1:{port} (", error, StringComparison.Ordinal);
+        Assert.Single(error.TrimEnd('\n').Split('\n'));
+    }
+
+    [Fact]
+    public void ANodeRefusesAnUnknownStorageWithOneLine()
+    {
+        var (exit, _, error) = CliRunner.RunProcess("", "node", "--shape", "1x1x1", "--coord", "0,0,0", "--insecure", "--base-port", FreePort().ToString(CultureInfo.InvariantCulture), "--kv-storage", "tape");
+
+        Assert.Equal(1, exit);
+        Assert.Contains("KeyValue:Storage: 'tape' is neither sqlite nor memory.", error, StringComparison.Ordinal);
+        Assert.Single(error.TrimEnd('\n').Split('\n'));
+    }
+
+    private static (int Exit, string Error) Select((int Exit, string Out, string Error) result) => (result.Exit, result.Error);
+
+    private static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    /// <summary>Starts a one-server cube's node process with the store's front-end on a free port; returns its address once it answers.</summary>
+    private string StartNode(string? storage)
+    {
+        var kvPort = FreePort();
+        var start = new ProcessStartInfo("dotnet") { RedirectStandardInput = true, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "camcube.dll"));
+        foreach (var arg in new[] { "node", "--shape", "1x1x1", "--coord", "0,0,0", "--insecure", "--base-port", FreePort().ToString(CultureInfo.InvariantCulture), "--kv-port", kvPort.ToString(CultureInfo.InvariantCulture), "--kv-dir", Path.Combine(_directory.Path, "data"), "--exit-with-stdin" })
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        if (storage is not null)
+        {
+            start.ArgumentList.Add("--kv-storage");
+            start.ArgumentList.Add(storage);
+        }
+
+        // Ready when the node logs that the store's front-end listens (CamCube.Memcached's listener).
+        var listening = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var output = new System.Collections.Concurrent.ConcurrentQueue<string>();
+        _node = Process.Start(start)!;
+        _node.OutputDataReceived += (_, e) => Note(e.Data);
+        _node.ErrorDataReceived += (_, e) => Note(e.Data);
+        _node.BeginOutputReadLine();
+        _node.BeginErrorReadLine();
+        if (listening.Task.Wait(TimeSpan.FromMinutes(1)))
+        {
+            return $"127.0.0.1:{kvPort}";
+        }
+
+        void Note(string? line)
+        {
+            if (line is null)
+            {
+                return;
+            }
+
+            output.Enqueue(line);
+            if (line.Contains($"listening on 127.0.0.1:{kvPort}", StringComparison.Ordinal))
+            {
+                listening.TrySetResult();
+            }
+        }
+
+        throw new TimeoutException($"the node's key-value front-end did not listen within a minute; it said: {string.Join(" | ", output)}");
+    }
+}

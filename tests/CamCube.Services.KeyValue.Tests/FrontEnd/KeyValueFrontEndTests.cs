@@ -1,0 +1,209 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Net;
+using System.Text;
+using System.Text.RegularExpressions;
+using CamCube.Memcached;
+using CamCube.Runtime.Loops;
+using CamCube.Services.KeyValue.FrontEnd;
+using CamCube.Testing;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace CamCube.Services.KeyValue.Tests.FrontEnd;
+
+/// <summary>
+/// The store's memcached front-end over real TCP, in front of a fake store (the integration tests
+/// run it in front of the replicated store): what each command does to the store, flags, versions
+/// as cas uniques, expiry, flush_all, and bad input.
+/// </summary>
+#pragma warning disable CA1001 // xUnit disposes the front-end through IAsyncLifetime.
+public sealed class KeyValueFrontEndTests : IAsyncLifetime
+#pragma warning restore CA1001
+{
+    private readonly FakeKeyValueStore _store = new();
+    private readonly ManualTimeProvider _time = new();
+    private KeyValueFrontEnd _frontEnd = null!;
+    private TextClient _client = null!;
+
+    public async Task InitializeAsync()
+    {
+        var options = new KeyValueFrontEndOptions
+        {
+            Connections = new MemcachedFrontEndOptions { EndPoint = new IPEndPoint(IPAddress.Loopback, 0), TimeProvider = _time },
+            ItemSizeMaxBytes = 1000,
+        };
+        _frontEnd = new KeyValueFrontEnd(_store, options, NullLogger.Instance);
+        await _frontEnd.StartAsync();
+        _client = await TextClient.ConnectAsync(_frontEnd.LocalEndPoint);
+    }
+
+    public async Task DisposeAsync()
+    {
+        await _client.DisposeAsync();
+        await _frontEnd.DisposeAsync();
+    }
+
+    [Fact]
+    public async Task GetsReturnsTheFlagsAndTheStoresVersionAsCasUniqueWhenSet()
+    {
+        Assert.Equal("STORED\r\n", await _client.AskAsync("set greeting 4294967295 0 5\r\nhello\r\n"));
+
+        var stored = _store[Key.Hash("greeting"u8)]!;
+        Assert.Equal($"VALUE greeting 4294967295 5 {stored.Version}\r\nhello\r\nEND\r\n", await _client.AskAsync("gets greeting\r\n", "END\r\n"));
+        Assert.Equal("VALUE greeting 4294967295 5\r\nhello\r\nEND\r\n", await _client.AskAsync("get greeting\r\n", "END\r\n"));
+    }
+
+    [Fact]
+    public async Task TheStoreHoldsTheHeaderAndDataUnderTheKeysSha1WhenSet()
+    {
+        await _client.AskAsync("set k 7 0 3\r\nabc\r\n");
+
+        // memId = objId: the same key bytes hash to the same 160-bit key as the cache's.
+        var stored = _store[Key.Hash("k"u8)]!;
+        Assert.Equal(MemcachedItem.HeaderBytes + 3, stored.Value.Length);
+        var item = MemcachedItem.Decode(stored.Value);
+        Assert.Equal((7u, 0L, _time.GetUtcNow().UtcTicks, "abc"), (item.Flags, item.ExpiresAtUnixMilliseconds, item.WrittenAtTicks, Encoding.ASCII.GetString(item.Data.Span)));
+    }
+
+    [Fact]
+    public async Task CasStoresOnlyOnTheVersionTheKeyHoldsWhenCompared()
+    {
+        Assert.Equal("NOT_FOUND\r\n", await _client.AskAsync("cas c 0 0 1 5\r\nx\r\n"));
+        await _client.AskAsync("set c 0 0 1\r\na\r\n");
+        var version = _store[Key.Hash("c"u8)]!.Version;
+
+        Assert.Equal("EXISTS\r\n", await _client.AskAsync($"cas c 0 0 1 {version + 1}\r\nb\r\n"));
+        Assert.Equal("EXISTS\r\n", await _client.AskAsync("cas c 0 0 1 0\r\nb\r\n"));
+        Assert.Equal("STORED\r\n", await _client.AskAsync($"cas c 3 0 1 {version}\r\nc\r\n"));
+        Assert.Equal("EXISTS\r\n", await _client.AskAsync($"cas c 0 0 1 {version}\r\nd\r\n"));
+        Assert.Equal($"VALUE c 3 1 {_store[Key.Hash("c"u8)]!.Version}\r\nc\r\nEND\r\n", await _client.AskAsync("gets c\r\n", "END\r\n"));
+    }
+
+    [Fact]
+    public async Task AddAndReplaceStoreOnlyWhenTheKeyIsAbsentAndPresentRespectively()
+    {
+        Assert.Equal("NOT_STORED\r\n", await _client.AskAsync("replace r 0 0 1\r\na\r\n"));
+        Assert.Equal("STORED\r\n", await _client.AskAsync("add r 1 0 1\r\nb\r\n"));
+        Assert.Equal("NOT_STORED\r\n", await _client.AskAsync("add r 2 0 1\r\nc\r\n"));
+        Assert.Equal("STORED\r\n", await _client.AskAsync("replace r 4 0 1\r\nd\r\n"));
+        Assert.Equal("VALUE r 4 1\r\nd\r\nEND\r\n", await _client.AskAsync("get r\r\n", "END\r\n"));
+    }
+
+    [Fact]
+    public async Task AppendPrependIncrAndDecrRewriteTheItemKeepingItsFlagsWhenItExists()
+    {
+        Assert.Equal("NOT_STORED\r\n", await _client.AskAsync("append a 0 0 1\r\nx\r\n"));
+        Assert.Equal("NOT_FOUND\r\n", await _client.AskAsync("incr n 1\r\n"));
+        await _client.AskAsync("set a 9 0 2\r\nbc\r\n");
+        await _client.AskAsync("append a 0 0 1\r\nd\r\n");
+        await _client.AskAsync("prepend a 0 0 1\r\na\r\n");
+        Assert.Equal("VALUE a 9 4\r\nabcd\r\nEND\r\n", await _client.AskAsync("get a\r\n", "END\r\n"));
+
+        await _client.AskAsync("set n 5 0 2\r\n10\r\n");
+        Assert.Equal("15\r\n", await _client.AskAsync("incr n 5\r\n"));
+        Assert.Equal("0\r\n", await _client.AskAsync("decr n 20\r\n"));
+        Assert.Equal("18446744073709551615\r\n", await _client.AskAsync("incr n 18446744073709551615\r\n"));
+        Assert.Equal("CLIENT_ERROR cannot increment or decrement non-numeric value\r\n", await _client.AskAsync("incr a 1\r\n"));
+        Assert.Equal("VALUE n 5 20\r\n18446744073709551615\r\nEND\r\n", await _client.AskAsync("get n\r\n", "END\r\n"));
+    }
+
+    [Fact]
+    public async Task DeleteRemovesTheKeyFromTheStoreWhenPresent()
+    {
+        await _client.AskAsync("set d 0 0 1\r\nx\r\n");
+        Assert.Equal("DELETED\r\n", await _client.AskAsync("delete d\r\n"));
+        Assert.Null(_store[Key.Hash("d"u8)]);
+        Assert.Equal("NOT_FOUND\r\n", await _client.AskAsync("delete d\r\n"));
+        Assert.Equal("END\r\n", await _client.AskAsync("get d\r\n", "END\r\n"));
+    }
+
+    [Fact]
+    public async Task AnItemReadsAsAbsentOnceItsExpiryPassesOrTouchMovesIt()
+    {
+        await _client.AskAsync("set e 0 10 1\r\nx\r\n");
+        await _client.AskAsync("set f 0 10 1\r\ny\r\n");
+        Assert.Equal("TOUCHED\r\n", await _client.AskAsync("touch f 100\r\n"));
+        _time.Advance(TimeSpan.FromSeconds(10));
+
+        Assert.Equal("VALUE f 0 1\r\ny\r\nEND\r\n", await _client.AskAsync("get e f\r\n", "END\r\n"));
+        Assert.Equal("NOT_FOUND\r\n", await _client.AskAsync("touch e 100\r\n"));
+
+        // add takes the place of an expired item still on disk.
+        Assert.Equal("STORED\r\n", await _client.AskAsync("add e 0 0 1\r\nz\r\n"));
+        Assert.Equal("VALUE e 0 1\r\nz\r\nEND\r\n", await _client.AskAsync("get e\r\n", "END\r\n"));
+    }
+
+    [Fact]
+    public async Task FlushAllHidesTheItemsWrittenBeforeItButNotThoseWrittenAfter()
+    {
+        await _client.AskAsync("set old 0 0 1\r\no\r\n");
+        _time.Advance(TimeSpan.FromMilliseconds(1));
+        Assert.Equal("OK\r\n", await _client.AskAsync("flush_all\r\n"));
+        _time.Advance(TimeSpan.FromMilliseconds(1));
+        await _client.AskAsync("set new 0 0 1\r\nn\r\n");
+
+        Assert.Equal("VALUE new 0 1\r\nn\r\nEND\r\n", await _client.AskAsync("get old new\r\n", "END\r\n"));
+        Assert.NotNull(_store[Key.Hash("old"u8)]);
+    }
+
+    [Fact]
+    public async Task BadCommandsGetOneLineErrorsAndTheConnectionAndItsDataSurviveWhenMalformed()
+    {
+        await _client.AskAsync("set kept 0 0 4\r\nkept\r\n");
+
+        Assert.Equal("ERROR\r\n", await _client.AskAsync("bogus command\r\n"));
+        Assert.Equal("CLIENT_ERROR bad command line format\r\n", await _client.AskAsync("set kept 0 0 many\r\n"));
+        // As memcached: the block's 2 bytes and a bad terminator, then the line left over, empty.
+        Assert.Equal("CLIENT_ERROR bad data chunk\r\nERROR\r\n", await _client.AskAsync("set kept 0 0 2\r\nabcd\r\n", "ERROR\r\n"));
+        Assert.Equal("ERROR\r\n", await _client.AskAsync("get\r\n"));
+        Assert.Equal("CLIENT_ERROR bad command line format\r\n", await _client.AskAsync($"get {new string('k', 251)}\r\n"));
+        Assert.Equal("SERVER_ERROR object too large for cache\r\n", await _client.AskAsync($"set kept 0 0 1001\r\n{new string('v', 1001)}\r\n"));
+
+        Assert.Equal("VALUE kept 0 4\r\nkept\r\nEND\r\n", await _client.AskAsync("get kept\r\n", "END\r\n"));
+    }
+
+    [Fact]
+    public async Task AStoreThatCannotAnswerGivesAServerErrorLineAndTheConnectionGoesOn()
+    {
+        _store.Failure = KeyValueFailure.Unavailable;
+        Assert.Equal("SERVER_ERROR unavailable: the key's servers cannot be reached\r\n", await _client.AskAsync("set s 0 0 1\r\nx\r\n"));
+        _store.Failure = KeyValueFailure.TimedOut;
+        Assert.Equal("SERVER_ERROR timeout: the write may or may not have taken effect\r\n", await _client.AskAsync("get s\r\n"));
+
+        _store.Failure = null;
+        Assert.Equal("STORED\r\n", await _client.AskAsync("set s 0 0 1\r\nx\r\n"));
+    }
+
+    [Fact]
+    public async Task StatsCountTheCommandsAndEndWhenAsked()
+    {
+        await _client.AskAsync("set s 0 0 1\r\nx\r\n");
+        await _client.AskAsync("get s t\r\n", "END\r\n");
+
+        var stats = await _client.AskAsync("stats\r\n", "END\r\n");
+
+        Assert.Contains("STAT cmd_set 1\r\n", stats, StringComparison.Ordinal);
+        Assert.Contains("STAT cmd_get 2\r\nSTAT", stats, StringComparison.Ordinal);
+        Assert.Contains("STAT get_hits 1\r\nSTAT get_misses 1\r\n", stats, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task MemcapablePassesEveryAsciiTestWhenRunAgainstTheFrontEnd()
+    {
+        var tool = new[] { "/usr/bin/memccapable", "/usr/bin/memcapable" }.FirstOrDefault(File.Exists);
+        Assert.True(tool is not null, "memccapable is missing: install Debian's libmemcached-tools (.ci/run does)");
+        using var process = Process.Start(new ProcessStartInfo(tool!, ["-a", "-t", "10", "-h", "127.0.0.1", "-p", _frontEnd.LocalEndPoint.Port.ToString(CultureInfo.InvariantCulture)])
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+        })!;
+        var output = process.StandardOutput.ReadToEndAsync();
+        var errors = await process.StandardError.ReadToEndAsync();
+        await process.WaitForExitAsync();
+        var all = await output + errors;
+
+        // memcapable marks each test [pass], [skip] or [FAIL]; its ASCII suite has 27.
+        Assert.True(process.ExitCode == 0, all);
+        Assert.Equal(27, Regex.Count(all, @"^ascii .*\[pass\]$", RegexOptions.Multiline | RegexOptions.CultureInvariant));
+    }
+}
