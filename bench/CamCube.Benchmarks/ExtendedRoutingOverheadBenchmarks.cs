@@ -63,13 +63,7 @@ public class ExtendedRoutingOverheadBenchmarks
         _node.Register(new KeyListService());
         _node.Start();
         _loop.RunUntilIdle();
-        for (var d = 0; d < LinkDirections.Count; d++)
-        {
-            var heartbeat = _pool.Rent();
-            heartbeat.WriteHeader(ServiceIds.Liveness, DestinationKind.Neighbor, 1, s_shape.Neighbor(s_self, (LinkDirection)d), KeyCoordinate.At(s_self, 0));
-            heartbeat.PayloadLength = 4;
-            _transport.Sink.OnFrameReceived((LinkDirection)d, heartbeat);
-        }
+        _transport.ForgeNeighbourHeartbeats(_pool);
 
         _loop.RunUntilIdle();
         var sentBefore = _transport.FramesSent.Sum();

@@ -4,13 +4,16 @@ namespace CamCube.KeyValueVsEtcd;
 
 /// <summary>
 /// Runs every cell (value size x concurrency x operation) on every target. Per value size every
-/// target's keys are written first (not counted); then per cell the targets take turns, the order
+/// target's keys are written first, then read and swapped a little (not counted); then per cell the targets take turns, the order
 /// alternating from cell to cell, so both see the same minutes of a shared machine.
 /// </summary>
 internal static class ComparisonRun
 {
     /// <summary>The operations in the order a size's cells run them (puts first, so reads find values).</summary>
     public static readonly IReadOnlyList<BenchOperation> Operations = [BenchOperation.Put, BenchOperation.Get, BenchOperation.Cas];
+
+    /// <summary>The operations of each uncounted warm-up of the get and CAS paths, per target and value size.</summary>
+    public const int WarmUpOperations = 200;
 
     /// <summary>Runs the cells.</summary>
     /// <param name="targets">The targets, the baseline first.</param>
@@ -30,6 +33,12 @@ internal static class ComparisonRun
             {
                 var preload = await CellRunner.PreloadAsync(target, keys, options.Concurrencies.Max(), value, cancellationToken).ConfigureAwait(false);
                 await log.WriteLineAsync(Line("preload", preload)).ConfigureAwait(false);
+                foreach (var operation in Operations.Skip(1))
+                {
+                    // Not counted: the read and CAS paths' first requests (compilation, connections).
+                    var warmUp = new CellSpec(operation, size, options.Concurrencies.Max(), Math.Min(options.OperationsMax, WarmUpOperations), options.CellDuration);
+                    await log.WriteLineAsync(Line("warm-up", await CellRunner.RunAsync(target, warmUp, keys, value, cancellationToken).ConfigureAwait(false))).ConfigureAwait(false);
+                }
             }
 
             foreach (var concurrency in options.Concurrencies)

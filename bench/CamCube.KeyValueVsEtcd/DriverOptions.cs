@@ -10,7 +10,7 @@ internal sealed record DriverOptions
     public const string StoreDurabilityDefault =
         "CamCube store: r = 3; a write is acknowledged when every live replica committed it to SQLite (WAL, synchronous = FULL: fsync per commit)";
 
-    /// <summary>Gets the targets to load, in table order (the first is the baseline): <c>etcd</c>, <c>store</c>.</summary>
+    /// <summary>Gets the targets to load, in table order (the first is the baseline): <c>etcd</c>, <c>store</c> (a cube of processes through the memcached front-ends), <c>inproc</c> (a cube inside the driver through <c>IKeyValueStore</c>).</summary>
     public IReadOnlyList<string> Targets { get; init; } = ["etcd", "store"];
 
     /// <summary>Gets the value sizes in bytes.</summary>
@@ -52,8 +52,8 @@ internal sealed record DriverOptions
     /// <summary>Gets the first store front-end's port on the cube the driver starts (node i: this + i).</summary>
     public int StorePortBase { get; init; } = 25500;
 
-    /// <summary>Gets further <c>cube up</c> arguments.</summary>
-    public IReadOnlyList<string> CubeArguments { get; init; } = [];
+    /// <summary>Gets further <c>cube up</c> arguments (by default the cache's front-end is off: it is not compared here).</summary>
+    public IReadOnlyList<string> CubeArguments { get; init; } = ["--no-memcached"];
 
     /// <summary>Gets the store's durability as the result sheet states it.</summary>
     public string StoreDurability { get; init; } = StoreDurabilityDefault;
@@ -81,7 +81,7 @@ internal sealed record DriverOptions
     /// <exception cref="FormatException">An option's value is not valid; the message names it.</exception>
     public static DriverOptions Parse(DriverArguments arguments)
     {
-        var targets = List(arguments, "targets", "etcd,store", text => text is "etcd" or "store" ? text : throw new FormatException($"--targets: unknown target '{text}' (etcd, store)"));
+        var targets = List(arguments, "targets", "etcd,store", text => text is "etcd" or "store" or "inproc" ? text : throw new FormatException($"--targets: unknown target '{text}' (etcd, store, inproc)"));
         var frontEnds = List(arguments, "store-frontends", "", ParseEndPoint);
         var cli = arguments.Text("cube-cli");
         if (targets.Contains("store") && frontEnds.Count == 0 == (cli is null))
@@ -105,7 +105,7 @@ internal sealed record DriverOptions
             CubePortBase = arguments.Int("cube-port-base", 25300, min: 1024),
             StorePortOption = arguments.Text("store-port-option") ?? "--kv-port",
             StorePortBase = arguments.Int("store-port-base", 25500, min: 1024),
-            CubeArguments = (arguments.Text("cube-args") ?? "").Split(' ', StringSplitOptions.RemoveEmptyEntries),
+            CubeArguments = (arguments.Text("cube-args") ?? "--no-memcached").Split(' ', StringSplitOptions.RemoveEmptyEntries),
             StoreDurability = arguments.Text("store-durability") ?? StoreDurabilityDefault,
             RunDurationMax = TimeSpan.FromMinutes(arguments.Int("minutes-max", 30)),
         };

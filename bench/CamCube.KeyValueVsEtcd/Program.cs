@@ -12,9 +12,9 @@ internal static class Program
 {
     private const string Usage = """
         usage:
-          run   [--targets etcd,store] [--store-durability TEXT]
+          run   [--targets etcd,store,inproc] [--store-durability TEXT]
                 (--cube-cli out/camcube.dll [--cube-shape 3x3x3] [--cube-port-base 25300] [--store-port-option --kv-port]
-                 [--store-port-base 25500] [--cube-args "..."] | --store-frontends 127.0.0.1:11311,...)
+                 [--store-port-base 25500] [--cube-args "--no-memcached"] | --store-frontends 127.0.0.1:11311,...)
                 [--sizes 128,4096] [--concurrency 1,16,64] [--ops 4000] [--seconds 8] [--keys-per-worker 16]
                 [--etcd etcd] [--etcd-port-base 23790] [--minutes-max 30]
           smoke [--etcd etcd] [--etcd-port-base 23790]   (etcd only, a few operations per cell; exit 0 when every one succeeded)
@@ -70,6 +70,7 @@ internal static class Program
             $"settings: sizes {string.Join(',', options.ValueSizes)} B, concurrency {string.Join(',', options.Concurrencies)}, at most {options.OperationsMax} ops or {options.CellDuration.TotalSeconds:F0} s per cell, {options.KeysPerWorker} keys per worker")).ConfigureAwait(false);
         EtcdCluster? cluster = null;
         StoreCube? cube = null;
+        InProcessStoreCube? inProcess = null;
         var targets = new List<IBenchTarget>();
         try
         {
@@ -80,6 +81,11 @@ internal static class Program
                     cluster = await EtcdCluster.StartAsync(options.EtcdExecutable, options.EtcdPortBase, TimeSpan.FromSeconds(30), cancellationToken).ConfigureAwait(false);
                     await log.WriteLineAsync($"etcd: {EtcdCluster.MemberCount} members up at {string.Join(',', cluster.ClientUrls)} (data in {cluster.Directory})").ConfigureAwait(false);
                     targets.Add(new EtcdTarget(cluster.ClientUrls, cluster.ProcessIds));
+                }
+                else if (name == "inproc")
+                {
+                    inProcess = await InProcessStoreCube.StartAsync(options.CubeShape).ConfigureAwait(false);
+                    targets.Add(new KeyValueStoreTarget(name, inProcess.Stores, InProcessStoreCube.Durability));
                 }
                 else if (options.CubeCli is { } cli)
                 {
@@ -119,6 +125,11 @@ internal static class Program
             if (cube is not null)
             {
                 await cube.DisposeAsync().ConfigureAwait(false);
+            }
+
+            if (inProcess is not null)
+            {
+                await inProcess.DisposeAsync().ConfigureAwait(false);
             }
         }
     }

@@ -14,7 +14,7 @@ public sealed class CellRunnerTests
     {
         var operation = Enum.Parse<BenchOperation>(operationName);
         var store = new InMemoryKeyValueStore();
-        await using var target = new KeyValueStoreTarget("fake", store, "none");
+        await using var target = new KeyValueStoreTarget("fake", [store], "none");
         var value = ComparisonRun.Value(16);
         await CellRunner.PreloadAsync(target, s_keys, workers: 3, value, CancellationToken.None);
         var callsBefore = store.Calls;
@@ -32,7 +32,7 @@ public sealed class CellRunnerTests
     public async Task PreloadWritesEveryKeyOfEveryWorkerOnceWhenRun()
     {
         var store = new InMemoryKeyValueStore();
-        await using var target = new KeyValueStoreTarget("fake", store, "none");
+        await using var target = new KeyValueStoreTarget("fake", [store], "none");
 
         var result = await CellRunner.PreloadAsync(target, s_keys, workers: 5, ComparisonRun.Value(16), CancellationToken.None);
 
@@ -50,7 +50,7 @@ public sealed class CellRunnerTests
     [Fact]
     public async Task GetCountsAnErrorPerOperationWhenTheKeysWereNeverWritten()
     {
-        await using var target = new KeyValueStoreTarget("fake", new InMemoryKeyValueStore(), "none");
+        await using var target = new KeyValueStoreTarget("fake", [new InMemoryKeyValueStore()], "none");
 
         var result = await CellRunner.RunAsync(target, new CellSpec(BenchOperation.Get, 16, 1, 10, s_longerThanAnyTest), s_keys, ComparisonRun.Value(16), CancellationToken.None);
 
@@ -63,7 +63,7 @@ public sealed class CellRunnerTests
     public async Task CasCountsARefusedWriteAsAnErrorWhenTheStoreRefusesIt()
     {
         var store = new InMemoryKeyValueStore();
-        await using var target = new KeyValueStoreTarget("fake", store, "none");
+        await using var target = new KeyValueStoreTarget("fake", [store], "none");
         var value = ComparisonRun.Value(16);
         await CellRunner.PreloadAsync(target, s_keys, workers: 1, value, CancellationToken.None);
         store.RefuseConditionalWrites = true;
@@ -78,7 +78,7 @@ public sealed class CellRunnerTests
     [Fact]
     public async Task AWorkerStopsAfterTheConsecutiveErrorsMaxWhenEveryOperationFails()
     {
-        await using var target = new KeyValueStoreTarget("fake", new InMemoryKeyValueStore(), "none");
+        await using var target = new KeyValueStoreTarget("fake", [new InMemoryKeyValueStore()], "none");
 
         var result = await CellRunner.RunAsync(target, new CellSpec(BenchOperation.Get, 16, 2, 1000, s_longerThanAnyTest), s_keys, ComparisonRun.Value(16), CancellationToken.None);
 

@@ -38,6 +38,33 @@ public class AllocationTests
     }
 
     [Fact]
+    public void MultiTargetSendToSixServersAllocatesNothingInSteadyState()
+    {
+        var cube = InMemoryCube.Start(new TorusShape(3, 3, 3), n => n.Register(new FanOutService()));
+        var source = cube[new Coordinate(0, 0, 0)].GetService<FanOutService>()!;
+        var children = new Coordinate[] { new(1, 0, 0), new(2, 0, 0), new(0, 1, 1), new(1, 1, 1), new(2, 2, 2), new(0, 2, 1) };
+        var services = children.Select(c => cube[c].GetService<FanOutService>()!).ToArray();
+        var sent = 0;
+        void Burst()
+        {
+            for (var i = 0; i < 200; i++)
+            {
+                sent += source.Send(children, 1_000);
+            }
+
+            cube.RunUntilIdle();
+        }
+
+        for (var i = 0; i < 5; i++)
+        {
+            Burst();
+        }
+
+        Assert.Equal(0, AllocationProbe.OnCurrentThread(Burst));
+        Assert.Equal(sent, services.Sum(s => s.Delivered));
+    }
+
+    [Fact]
     public void ExtendedRoutingAllocatesNothingInSteadyState()
     {
         var cube = InMemoryCube.Start(new TorusShape(4, 4, 1), n => n.Register(new ChainService()));

@@ -57,4 +57,61 @@ public class DropNoticeTests
         Assert.Equal(1, cube.LiveNodes.Sum(n => n.Counters.Dropped(DropReason.HopLimitExceeded)));
         Assert.Equal(0, cube.LiveNodes.Sum(n => n.GetServiceCounters(ServiceIds.DropNotice)!.PacketsSent));
     }
+
+    [Fact]
+    public void FloodOfDropsSendsNoticesOnlyUpToTheNodesRateAndCountsTheRestAsSuppressed()
+    {
+        var (cube, probe, victim) = StartWithDeadServer(dropNoticesPerSecondMax: 10);
+        var node = cube[s_sender];
+
+        for (var i = 0; i < 50; i++)
+        {
+            Assert.Equal(RouteStatus.DroppedUnreachable, probe.SendDatagram(victim, (byte)i));
+        }
+
+        cube.RunUntilIdle();
+
+        Assert.Equal(10, probe.Drops.Count);
+        Assert.Equal(Enumerable.Range(0, 10).Select(i => (byte)i), probe.Drops.Select(d => d.Prefix[1]));
+        Assert.Equal((50L, 40L), (node.Counters.Dropped(DropReason.Unreachable), node.Counters.DropNoticesSuppressed));
+    }
+
+    [Fact]
+    public void NoticesResumeAtTheRateWhenTheClockMovesOnAfterAFlood()
+    {
+        var (cube, probe, victim) = StartWithDeadServer(dropNoticesPerSecondMax: 10);
+        for (var i = 0; i < 30; i++)
+        {
+            probe.SendDatagram(victim, 1);
+        }
+
+        cube.RunUntilIdle();
+        cube.RunFor(TimeSpan.FromMilliseconds(500));
+        for (var i = 0; i < 30; i++)
+        {
+            probe.SendDatagram(victim, 2);
+        }
+
+        cube.RunUntilIdle();
+
+        // Half a second refills half the bucket: 5 more notices, never the full 10 again so soon.
+        Assert.Equal((10, 5), (probe.Drops.Count(d => d.Prefix[1] == 1), probe.Drops.Count(d => d.Prefix[1] == 2)));
+        Assert.Equal(45, cube[s_sender].Counters.DropNoticesSuppressed);
+    }
+
+    [Fact]
+    public void NodeRefusesANegativeDropNoticeRateNamingTheSetting()
+    {
+        var error = Assert.Throws<ArgumentOutOfRangeException>(() => new NodeOptions { DropNoticesPerSecondMax = -1 }.Validate());
+        Assert.Equal(nameof(NodeOptions.DropNoticesPerSecondMax), error.ParamName);
+    }
+
+    private static (InMemoryCube Cube, ApiProbeService Probe, Coordinate Victim) StartWithDeadServer(int dropNoticesPerSecondMax)
+    {
+        var cube = InMemoryCube.Start(s_shape, n => n.Register(new ApiProbeService()), new InMemoryCubeOptions { NodeOptions = () => new NodeOptions { PublishMetrics = false, DropNoticesPerSecondMax = dropNoticesPerSecondMax } });
+        var victim = new Coordinate(2, 2, 2);
+        cube.Kill(victim);
+        Assert.True(cube.RunUntil(cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        return (cube, cube[s_sender].GetService<ApiProbeService>()!, victim);
+    }
 }

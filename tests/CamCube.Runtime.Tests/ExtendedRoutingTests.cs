@@ -61,12 +61,13 @@ public class ExtendedRoutingTests
     }
 
     [Fact]
-    public void TransmitToThreeTargetsDeliversThreeCopiesToThreeServers()
+    public void TransmitToThreeTargetsDeliversToThreeServersFromOneBuffer()
     {
         var cube = InMemoryCube.Start(new TorusShape(4, 4, 4), n => n.Register(new ChainService()));
         var source = cube[new Coordinate(0, 0, 0)];
         var service = source.GetService<ChainService>()!;
-        var packet = source.Pool.Rent();
+        var pool = new PacketPool();
+        var packet = pool.Rent();
         packet.StampHeader(service.ServiceId, DestinationKind.Key, source.HopLimit, source.Self, K(0, 0, 0));
         packet.PayloadArea[0] = 0;
         packet.PayloadArea[1] = 0;
@@ -81,6 +82,9 @@ public class ExtendedRoutingTests
         var arrivals = cube.LiveNodes.SelectMany(n => n.GetService<ChainService>()!.Arrivals).Select(a => a.At).ToHashSet();
         Assert.Equal(3, arrivals.Count);
         Assert.True(arrivals.SetEquals([new Coordinate(1, 2, 3), new Coordinate(3, 3, 0), new Coordinate(2, 0, 2)]));
+
+        // One payload buffer for the three targets, back in its pool once; a header of their own each.
+        Assert.Equal((1L, 1L, 3L, 3L), (pool.RentedCount, pool.ReturnedCount, pool.HeaderPool.RentedCount, pool.HeaderPool.ReturnedCount));
     }
 
     [Fact]

@@ -179,4 +179,43 @@ public sealed class SendFlowTests
         flow.OnAck(now: 5, cumulative: 1, trigger: 0, []);
         Assert.True(empty.Task.IsCompletedSuccessfully);
     }
+
+    [Fact]
+    public void ProbingFlowSendsOnePacketUntilTheFirstAcknowledgementWhenItIsNewToAKey()
+    {
+        var flow = Create();
+        flow.Probing = true;
+        flow.Enqueue(Message(40));
+
+        Assert.True(flow.TryNext(now: 0, out _, out _));
+        Assert.False(flow.TryNext(now: 0, out _, out _));
+
+        flow.OnAck(now: 10, cumulative: 1, trigger: 0, []);
+
+        Assert.False(flow.Probing);
+        var sent = 0;
+        while (flow.TryNext(now: 10, out _, out _))
+        {
+            sent++;
+        }
+
+        Assert.Equal(3, sent);
+    }
+
+    [Fact]
+    public void RestartResendsAWhollySentMessageWhenOneOfItsPacketsWasDroppedOnTheWay()
+    {
+        var flow = Create();
+        var message = Message(20);
+        flow.Enqueue(message);
+        flow.TryNext(now: 0, out _, out _);
+        flow.TryNext(now: 0, out _, out _);
+
+        flow.MarkUndelivered(1);
+        var unsure = new List<OutgoingMessage>();
+        flow.Restart(unsure);
+
+        Assert.Empty(unsure);
+        Assert.Equal(1, flow.MessageCount);
+    }
 }

@@ -103,6 +103,52 @@ public sealed class MulticastOnBothTransportsTests
         Assert.Equal(pool.HeaderPool.RentedCount, pool.HeaderPool.ReturnedCount);
     }
 
+    [Theory]
+    [MemberData(nameof(Transports))]
+    public void CutLinkUnderWayLosesOrReroutesOnlyItsOwnHeadersAndEveryBufferReturnsOnceOnEitherTransport(TestTransport transport)
+    {
+        var cube = TestCube.Start(transport, s_shape, n => n.Register(new MulticastProbeService()));
+        var pool = new PacketPool(pooledPacketsMax: 4);
+        var queued = new HashSet<string>();
+        for (var round = 0; round < 20; round++)
+        {
+            var statuses = Probe(cube, s_sender).Transmit(pool, MulticastProbeService.MakeRoundPayload(round), s_children);
+            for (var i = 0; i < statuses.Length; i++)
+            {
+                Assert.Equal(RouteStatus.Queued, statuses[i]);
+                queued.Add($"{s_children[i]}/{round}");
+            }
+        }
+
+        // The cable on (1,0,0)'s only shortest path goes down with headers queued for it and on it.
+        Cut(cube, s_sender, LinkDirection.PlusX);
+
+        Assert.True(cube.RunUntil(() => pool.ReturnedCount == pool.RentedCount && cube.ViewsConverged(), TimeSpan.FromSeconds(5)));
+        Settle(cube);
+        var arrived = s_children.SelectMany(c => Probe(cube, c).Arrivals.Select(a => (Child: c, a.Payload))).ToArray();
+        var names = arrived.Select(a => $"{a.Child}/{MulticastProbeService.RoundOf(a.Payload)}").ToArray();
+        Assert.Equal(names.Length, names.Distinct().Count());
+        Assert.Subset(queued, names.ToHashSet());
+        Assert.All(arrived, a => Assert.Equal(MulticastProbeService.MakeRoundPayload(MulticastProbeService.RoundOf(a.Payload)), a.Payload));
+        Assert.Equal((20L, 20L), (pool.RentedCount, pool.ReturnedCount));
+        Assert.Equal((120L, 120L), (pool.HeaderPool.RentedCount, pool.HeaderPool.ReturnedCount));
+    }
+
+    private static void Cut(ITestCube cube, Coordinate server, LinkDirection link)
+    {
+        switch (cube)
+        {
+            case InMemoryCube inMemory:
+                inMemory.Network.CutLink(server, link);
+                break;
+            case SimulatedCube simulated:
+                Assert.True(simulated.Network.CutLink(server, link));
+                break;
+            default:
+                throw new ArgumentException($"No cut link on {cube.GetType().Name}.", nameof(cube));
+        }
+    }
+
     /// <summary>Runs on for a while after the condition held, so that a late second return of a buffer would show in the counts.</summary>
     private static void Settle(ITestCube cube) => Assert.False(cube.RunUntil(() => false, TimeSpan.FromMilliseconds(50)));
 

@@ -43,6 +43,30 @@ public sealed class SimulationEngineTests
     }
 
     [Fact]
+    public void RunDueNowRunsWhatIsDueAtANanosecondThatIsNotAWholeTickAndLeavesTheClock()
+    {
+        var engine = new SimulationEngine();
+        var log = new Log(engine);
+        log.OnExecute = code =>
+        {
+            if (code == 1)
+            {
+                engine.Post(log, 2, 0, null);
+            }
+        };
+        engine.Schedule(150, log, 1, 0, null);
+        engine.Schedule(151, log, 3, 0, null);
+        engine.RunUntil(() => log.Entries.Count == 1, TimeSpan.FromMicroseconds(1));
+
+        var ran = engine.RunDueNow();
+
+        Assert.Equal(1, ran);
+        Assert.Equal([(150L, 1), (150L, 2)], log.Entries);
+        Assert.Equal(150, engine.ElapsedNanoseconds);
+        Assert.Equal(1, engine.PendingEventCount);
+    }
+
+    [Fact]
     public void RunLeavesLaterEventsQueuedWhenTheyAreDueAfterUntil()
     {
         var engine = new SimulationEngine();

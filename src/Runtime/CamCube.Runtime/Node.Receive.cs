@@ -139,7 +139,15 @@ public sealed partial class Node
     {
         if (slot.DropObserver is not null && _running && packet.DestinationKind != DestinationKind.Neighbor && DropNoticeService.IsNoticed(reason))
         {
-            _dropNotices.Notify(packet, reason);
+            // A flood of drops sends no flood of notices: at most the node's budget a second.
+            if (_dropNoticeBudget.TryTake())
+            {
+                _dropNotices.Notify(packet, reason);
+            }
+            else
+            {
+                Counters.DropNoticesSuppressed++;
+            }
         }
 
         if (detail is null)

@@ -39,6 +39,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
     private readonly LivenessService _liveness;
     private readonly LinkStateService _linkState;
     private readonly DropNoticeService _dropNotices;
+    private readonly DropNoticeBudget _dropNoticeBudget;
     private readonly ServiceSlot _dropNoticeSlot;
     private readonly long[] _virtualTime = new long[LinkDirections.Count];
     private readonly byte _existingLinks;
@@ -99,6 +100,7 @@ public sealed partial class Node : ITransportSink, ILoopWork
         AddSlot(_liveness, weight: 1, isControl: true);
         AddSlot(_linkState, weight: 1, isControl: true);
         _dropNotices = new DropNoticeService(this);
+        _dropNoticeBudget = new DropNoticeBudget(TimeProvider, Options.DropNoticesPerSecondMax);
         _dropNoticeSlot = AddSlot(_dropNotices, weight: 1, isControl: true);
     }
 

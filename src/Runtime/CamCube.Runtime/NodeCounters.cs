@@ -39,5 +39,8 @@ public sealed class NodeCounters
         }
     }
 
+    /// <summary>Gets the drop notices this node did not send because it was sending them faster than <see cref="NodeOptions.DropNoticesPerSecondMax"/>.</summary>
+    public long DropNoticesSuppressed { get; internal set; }
+
     internal void CountDrop(DropReason reason) => _drops[(int)reason]++;
 }

@@ -35,6 +35,7 @@ internal sealed class NodeMetrics : IDisposable
         _meter.CreateObservableCounter("camcube.service.packets_received", () => PerService(node, nodeTag, static c => c.PacketsReceived), "{packet}", "Packets received per service.");
         _meter.CreateObservableCounter("camcube.service.bytes_received", () => PerService(node, nodeTag, static c => c.BytesReceived), "By", "Bytes received per service.");
         _meter.CreateObservableCounter("camcube.packets_dropped", () => Drops(node, nodeTag), "{packet}", "Packets dropped, by reason.");
+        _meter.CreateObservableCounter("camcube.drop_notices_suppressed", () => new Measurement<long>(node.Counters.DropNoticesSuppressed, nodeTag), "{notice}", "Drop notices not sent: past the node's rate.");
     }
 
     public void Dispose()

@@ -23,6 +23,14 @@ public sealed class NodeOptions
     /// </summary>
     public int PostedItemsMax { get; set; } = 65_536;
 
+    /// <summary>
+    /// Gets or sets the most drop notices (service 0xFF03, to the sources of the packets this node drops)
+    /// this node sends a second, with a burst of as many; past it a notice is not sent but counted in
+    /// <see cref="NodeCounters.DropNoticesSuppressed"/> (its packet is dropped and counted as ever). 0 sends
+    /// none. Default 1,000.
+    /// </summary>
+    public int DropNoticesPerSecondMax { get; set; } = 1_000;
+
     /// <summary>Gets or sets the seed of the node's random source; the node mixes in its coordinate. Default 1.</summary>
     public int Seed { get; set; } = 1;
 
@@ -57,6 +65,11 @@ public sealed class NodeOptions
         if (PostedItemsMax < 1)
         {
             throw new ArgumentOutOfRangeException(nameof(PostedItemsMax), PostedItemsMax, "A service must be able to have at least one posted item waiting.");
+        }
+
+        if (DropNoticesPerSecondMax < 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(DropNoticesPerSecondMax), DropNoticesPerSecondMax, "The drop notices a second are 0 (none) or more.");
         }
 
         if (SendQueuePacketsMax < 1)

@@ -167,7 +167,7 @@ public sealed class SimulatedCube : ITestCube
     }
 
     /// <summary>Runs every event due at the current virtual time, also those they post for now.</summary>
-    public void RunUntilIdle() => Engine.Run(Engine.Elapsed);
+    public void RunUntilIdle() => Engine.RunDueNow();
 
     /// <summary>Runs for <paramref name="duration"/> of virtual time.</summary>
     public void RunFor(TimeSpan duration) => Engine.RunFor(duration);

@@ -102,9 +102,13 @@ public sealed partial class KeyValueService
         }
 
         var write = new StoredValue(version, isDelete ? null : request.Value);
-        if (!await ReplicateAsync(key, lane, write, set, versionsHeld: null).ConfigureAwait(true))
+        switch (await ReplicateAsync(key, lane, write, set, versionsHeld: null).ConfigureAwait(true))
         {
-            return new ClientReply { Status = ReplyStatus.Indeterminate };
+            case RoundResult.Refused:
+                // Fenced by a newer primary before any replica kept it: the caller asks again, and this server takes the key back first.
+                return new ClientReply { Status = ReplyStatus.Unavailable };
+            case RoundResult.Unknown:
+                return new ClientReply { Status = ReplyStatus.Indeterminate };
         }
 
         _storage.Apply(key, write);
@@ -152,7 +156,7 @@ public sealed partial class KeyValueService
             versionsHeld[i] = promises[i].Version;
         }
 
-        if (newest is not null && !await ReplicateAsync(key, lane, newest, set, versionsHeld, ballot).ConfigureAwait(true))
+        if (newest is not null && await ReplicateAsync(key, lane, newest, set, versionsHeld, ballot).ConfigureAwait(true) != RoundResult.Kept)
         {
             return false;
         }
@@ -173,11 +177,11 @@ public sealed partial class KeyValueService
             asks[i] = RequestServerAsync<Accept, Accepted>(others[i], new Accept { Key = KeyBytes(key), Ballot = lane.Ballot, CheckOnly = true }, _options.ReplicationTimeout);
         }
 
-        return await AllAcceptedAsync(key, lane, asks).ConfigureAwait(true);
+        return await AllAcceptedAsync(key, lane, asks).ConfigureAwait(true) == RoundResult.Kept;
     }
 
     /// <summary>Sends a write to the other replicas (those whose <paramref name="versionsHeld"/> is older, when given) and waits for every one to keep it.</summary>
-    private async Task<bool> ReplicateAsync(Key key, KeyLane lane, StoredValue write, Coordinate[] set, long[]? versionsHeld, long ballot = 0)
+    private async Task<RoundResult> ReplicateAsync(Key key, KeyLane lane, StoredValue write, Coordinate[] set, long[]? versionsHeld, long ballot = 0)
     {
         ballot = ballot == 0 ? lane.Ballot : ballot;
         var others = Others(set);
@@ -194,25 +198,26 @@ public sealed partial class KeyValueService
         return await AllAcceptedAsync(key, lane, [.. asks], ballot).ConfigureAwait(true);
     }
 
-    private async Task<bool> AllAcceptedAsync(Key key, KeyLane lane, Task<Accepted>[] asks, long ballot = 0)
+    private async Task<RoundResult> AllAcceptedAsync(Key key, KeyLane lane, Task<Accepted>[] asks, long ballot = 0)
     {
         ballot = ballot == 0 ? lane.Ballot : ballot;
         var answers = await AllAsync(asks).ConfigureAwait(true);
-        var ok = answers is not null;
+        var kept = 0;
         foreach (var answer in answers ?? [])
         {
-            ok &= answer.Ok;
+            kept += answer.Ok ? 1 : 0;
             lane.HighestBallotSeen = Math.Max(lane.HighestBallotSeen, answer.Ballot);
         }
 
         // A newer primary may have asked this server itself, as one of its replicas.
-        ok &= PromisedBallot(key) <= ballot;
-        if (!ok)
+        var fencedHere = PromisedBallot(key) > ballot;
+        if (answers is not null && kept == asks.Length && !fencedHere)
         {
-            lane.Depose();
+            return RoundResult.Kept;
         }
 
-        return ok;
+        lane.Depose();
+        return answers is not null && kept == 0 ? RoundResult.Refused : RoundResult.Unknown;
     }
 
     private static bool AllPromised(KeyLane lane, Promise[] promises)

@@ -15,7 +15,7 @@ public sealed partial class KeyValueService
 
     private long PromisedBallot(Key key) => _promised.GetValueOrDefault(key);
 
-    private Promise OnPrepare(Prepare prepare)
+    internal Promise OnPrepare(Prepare prepare)
     {
         var key = Key.FromBytes(prepare.Key);
         var promised = PromisedBallot(key);
@@ -37,7 +37,7 @@ public sealed partial class KeyValueService
         return promise;
     }
 
-    private Accepted OnAccept(Accept accept)
+    internal Accepted OnAccept(Accept accept)
     {
         var key = Key.FromBytes(accept.Key);
         var promised = PromisedBallot(key);

@@ -29,6 +29,9 @@ internal sealed class OutgoingMessage
     /// <summary>Gets or sets how many of its packets have been sent at least once on the current flow.</summary>
     public int FragmentsSent { get; set; }
 
+    /// <summary>Gets or sets whether a packet of it is known not to have arrived on the current flow (dropped on the way and never sent again), so the server cannot have had all of it.</summary>
+    public bool KnownIncomplete { get; set; }
+
     /// <summary>Gets the sequence number after its last packet.</summary>
     public uint EndSequence => FirstSequence + (uint)PacketCount;
 

@@ -55,6 +55,7 @@ public sealed partial class ReliableEndpoint
 
         if (drop.Reason == DropReason.Unreachable && drop.Destination.Home == flow.Server)
         {
+            flow.MarkUndelivered(ReliableWire.Sequence(prefix));
             PeerLost(flow, $"Server {flow.Server} is unreachable (dropped at {drop.DroppedAt}).");
         }
         else
@@ -118,6 +119,7 @@ public sealed partial class ReliableEndpoint
         flow.Restart(unsure ?? []);
         flow.FlowId = NextFlowId();
         flow.Server = root;
+        flow.Probing = flow.Key is not null;
         flow.LastProgress = _node.TimeProvider.GetTimestamp();
         _flowsById.Add(flow.FlowId, flow);
         if (flow.MessageCount > 0)

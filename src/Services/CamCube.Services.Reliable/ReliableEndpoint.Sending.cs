@@ -118,7 +118,9 @@ public sealed partial class ReliableEndpoint
 
         _timerDue = deadline;
         var now = _node.TimeProvider.GetTimestamp();
-        var wait = deadline <= now ? TimeSpan.Zero : TimeSpan.FromSeconds((double)(deadline - now) / _node.TimeProvider.TimestampFrequency);
+        // Rounded up to whole TimeSpan ticks: a timer that fired a fraction of a tick early would find
+        // nothing due and set itself again for the same instant, forever.
+        var wait = deadline <= now ? TimeSpan.Zero : TimeSpan.FromTicks((long)Math.Ceiling((double)(deadline - now) * TimeSpan.TicksPerSecond / _node.TimeProvider.TimestampFrequency));
         _timer.Change(wait, Timeout.InfiniteTimeSpan);
     }
 

@@ -214,6 +214,7 @@ public sealed partial class ReliableEndpoint
             : new SendFlow(_options.WindowPacketsMax, _fragmentBytes, new RtoEstimator(Ticks(_options.InitialRetransmissionTimeout), Ticks(_options.MinimumRetransmissionTimeout), Ticks(_options.MaximumRetransmissionTimeout), Ticks(_options.ClockGranularity)));
         flow.Key = key;
         flow.Server = key is { } root ? _node.GetRoot(root) : server;
+        flow.Probing = key is not null;
         flow.FlowId = NextFlowId();
         flow.LastProgress = _node.TimeProvider.GetTimestamp();
         flow.Rto.Reset();

@@ -47,6 +47,13 @@ internal sealed class SendFlow
     /// <summary>Gets or sets whether the flow sits in the endpoint's list of flows to poll.</summary>
     public bool Listed { get; set; }
 
+    /// <summary>
+    /// Gets or sets whether the flow waits for its server's first acknowledgement: a new flow to a
+    /// key sends one packet until the root has answered, so that if the root dies first, no message
+    /// of more than one packet can have reached it whole and each can resume at the new root.
+    /// </summary>
+    public bool Probing { get; set; }
+
     /// <summary>Gets how many packets are in flight.</summary>
     public int InFlight => (int)(NextSequence - FirstUnacked);
 
@@ -54,7 +61,9 @@ internal sealed class SendFlow
     public int MessageCount => _waiting.Count + _begun.Count;
 
     /// <summary>Gets whether a packet can be sent now: one deemed lost, or a new one within the window.</summary>
-    public bool HasPacketToSend => _lostCount > 0 || (InFlight < _slots.Length && HasNewFragment);
+    public bool HasPacketToSend => _lostCount > 0 || (InFlight < WindowPackets && HasNewFragment);
+
+    private int WindowPackets => Probing ? 1 : _slots.Length;
 
     private bool HasNewFragment => _waiting.Count > 0 || (_begun.Count > 0 && LastBegun.FragmentsSent < LastBegun.PacketCount);
 
@@ -91,7 +100,7 @@ internal sealed class SendFlow
             }
         }
 
-        if (InFlight >= _slots.Length || !HasNewFragment)
+        if (InFlight >= WindowPackets || !HasNewFragment)
         {
             sequence = 0;
             slot = default;
@@ -143,6 +152,7 @@ internal sealed class SendFlow
         }
 
         var progress = cumulative != FirstUnacked;
+        Probing = false;
         for (var s = FirstUnacked; s != cumulative; s++)
         {
             ref var slot = ref _slots[s % (uint)_slots.Length];
@@ -229,8 +239,26 @@ internal sealed class SendFlow
     }
 
     /// <summary>
+    /// The network dropped packet <paramref name="sequence"/> before it arrived: if it was sent only
+    /// once and not acknowledged, its message is known not to have arrived whole.
+    /// </summary>
+    public void MarkUndelivered(uint sequence)
+    {
+        if ((int)(sequence - FirstUnacked) < 0 || (int)(sequence - NextSequence) >= 0)
+        {
+            return;
+        }
+
+        ref var slot = ref _slots[sequence % (uint)_slots.Length];
+        if (slot.Message is not null && !slot.Retransmitted && !slot.Sacked)
+        {
+            slot.Message.KnownIncomplete = true;
+        }
+    }
+
+    /// <summary>
     /// Ends the flow's life on its server: the window is emptied and the sequence starts again at 0.
-    /// Begun messages whose every fragment was sent may have reached the server and are handed to
+    /// Begun messages whose every fragment was sent (none known lost on the way) may have reached the server and are handed to
     /// <paramref name="unsure"/>; the others go back to the front of the queue, from their start.
     /// </summary>
     public void Restart(List<OutgoingMessage> unsure)
@@ -238,13 +266,14 @@ internal sealed class SendFlow
         var resend = new List<OutgoingMessage>();
         while (_begun.TryDequeue(out var message))
         {
-            if (message.FragmentsSent == message.PacketCount)
+            if (message.FragmentsSent == message.PacketCount && !message.KnownIncomplete)
             {
                 unsure.Add(message);
             }
             else
             {
                 message.FragmentsSent = 0;
+                message.KnownIncomplete = false;
                 resend.Add(message);
             }
         }

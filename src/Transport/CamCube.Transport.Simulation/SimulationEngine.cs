@@ -173,6 +173,21 @@ public sealed class SimulationEngine : TimeProvider, IEventLoop
         return EventCount - before;
     }
 
+    /// <summary>
+    /// Runs every event due at the current virtual time, also those they schedule for now, without
+    /// moving the clock (exact to the nanosecond, where <see cref="Elapsed"/> is rounded down to a tick).
+    /// Returns how many ran.
+    /// </summary>
+    public long RunDueNow()
+    {
+        var before = EventCount;
+        while (RunNext(_nowNanoseconds))
+        {
+        }
+
+        return EventCount - before;
+    }
+
     /// <summary>Runs events for <paramref name="duration"/> of virtual time; returns how many ran.</summary>
     public long RunFor(TimeSpan duration) => Run(Elapsed + duration);
 

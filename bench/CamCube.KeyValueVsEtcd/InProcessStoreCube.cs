@@ -1,0 +1,78 @@
+using CamCube.Services.KeyValue;
+using CamCube.Services.KeyValue.Storage;
+using CamCube.Testing;
+
+namespace CamCube.KeyValueVsEtcd;
+
+/// <summary>
+/// The store on a cube of nodes inside the driver's process (<see cref="RealTimeCube"/>: in-memory
+/// links, one event loop for every node), each node with its own SQLite database in a temporary
+/// directory; the driver calls the nodes' <see cref="IKeyValueStore"/> directly. No UDP, no
+/// encryption, no processes: the store's own cost, beside the cube of processes.
+/// </summary>
+internal sealed class InProcessStoreCube : IAsyncDisposable
+{
+    private readonly RealTimeCube _cube;
+    private readonly List<SqliteKeyValueStorage> _storages;
+    private readonly string _directory;
+
+    private InProcessStoreCube(RealTimeCube cube, List<SqliteKeyValueStorage> storages, string directory, IReadOnlyList<IKeyValueStore> stores)
+    {
+        _cube = cube;
+        _storages = storages;
+        _directory = directory;
+        Stores = stores;
+    }
+
+    /// <summary>Gets how the in-process store makes an acknowledged write durable.</summary>
+    public static string Durability =>
+        "CamCube store in the driver's process: r = 3; acknowledged when every live replica committed it to its SQLite database (WAL, synchronous = FULL)";
+
+    /// <summary>Gets each node's store, node 0's first.</summary>
+    public IReadOnlyList<IKeyValueStore> Stores { get; }
+
+    /// <summary>Starts the cube and waits until its links are up.</summary>
+    /// <param name="shape">The cube's shape, e.g. 3x3x3.</param>
+    /// <returns>The running cube.</returns>
+    public static async Task<InProcessStoreCube> StartAsync(string shape)
+    {
+        var directory = Directory.CreateTempSubdirectory("camcube-kvbench-inproc-").FullName;
+        var storages = new List<SqliteKeyValueStorage>();
+        var services = new List<KeyValueService>();
+        try
+        {
+            var cube = await RealTimeCube.StartAsync(TorusShape.Parse(shape), node =>
+            {
+                var storage = SqliteKeyValueStorage.Open(Path.Combine(directory, $"node-{services.Count}.db"));
+                storages.Add(storage);
+                var service = new KeyValueService(storage);
+                services.Add(service);
+                node.Register(service);
+            }, TimeSpan.FromSeconds(60)).ConfigureAwait(false);
+            return new InProcessStoreCube(cube, storages, directory, services);
+        }
+        catch
+        {
+            Delete(storages, directory);
+            throw;
+        }
+    }
+
+    /// <summary>Stops the nodes, closes the databases and deletes them.</summary>
+    public ValueTask DisposeAsync()
+    {
+        _cube.Dispose();
+        Delete(_storages, _directory);
+        return ValueTask.CompletedTask;
+    }
+
+    private static void Delete(List<SqliteKeyValueStorage> storages, string directory)
+    {
+        foreach (var storage in storages)
+        {
+            storage.Dispose();
+        }
+
+        Directory.Delete(directory, recursive: true);
+    }
+}

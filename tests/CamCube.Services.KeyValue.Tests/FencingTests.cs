@@ -1,0 +1,73 @@
+using CamCube.Services.KeyValue.Messages;
+using CamCube.Testing;
+using static CamCube.Services.KeyValue.Tests.KeyValueServiceTests;
+
+namespace CamCube.Services.KeyValue.Tests;
+
+/// <summary>
+/// A newer primary is played by the test: it takes the key over at the replicas with a higher
+/// ballot (and writes there) while the old primary still believes it is the primary.
+/// </summary>
+public sealed class FencingTests
+{
+    private static readonly TorusShape s_shape = new(3, 3, 3);
+    private static readonly Key s_key = Key.FromString("fenced");
+    private static readonly Coordinate[] s_servers = KeySpace.For(s_shape).GetServersForKey(s_key, 3);
+    private static readonly Coordinate s_client = FailoverTests.ClientOutside(s_servers);
+
+    [Fact]
+    public async Task ReplicaRefusesTheOldPrimarysWriteWhenItPromisedAHigherBallot()
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape);
+        var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("old primary")));
+        var replica = store[s_servers[1]];
+        var ballot = put.Version >> 24;
+
+        Assert.True(replica.OnPrepare(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }).Promised);
+        var late = replica.OnAccept(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot, Version = put.Version + 1, Value = Bytes("deposed") });
+        Assert.False(late.Ok);
+        Assert.Equal(ballot + 1, late.Ballot);
+        Assert.Equal(put.Version, store.DiskOf(s_servers[1]).Read(s_key)!.Version);
+        Assert.False(replica.OnPrepare(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }).Promised);
+    }
+
+    [Fact]
+    public async Task OldPrimaryReadsTheNewerPrimarysWriteWhenANewerBallotWroteAtItsReplicas()
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape);
+        var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("before")));
+        var newer = ((put.Version >> 24) + 1) << 24 | 1;
+
+        // The newer primary takes the key over at both replicas and writes there; the old primary was not asked.
+        foreach (var replica in s_servers[1..])
+        {
+            Assert.True(store[replica].OnPrepare(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 }).Promised);
+            Assert.True(store[replica].OnAccept(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }).Ok);
+        }
+
+        var got = await store.Run(store[s_client].GetAsync(s_key));
+        Assert.Equal(newer, got!.Version);
+        Assert.Equal("newer", Text(got.Value));
+        Assert.Equal(newer, store.DiskOf(s_servers[0]).Read(s_key)!.Version);
+    }
+
+    [Fact]
+    public async Task OldPrimaryWritesAboveTheNewerPrimarysVersionWhenItTakesTheKeyBack()
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape);
+        var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("before")));
+        var newer = ((put.Version >> 24) + 1) << 24 | 1;
+        foreach (var replica in s_servers[1..])
+        {
+            store[replica].OnPrepare(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 });
+            store[replica].OnAccept(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") });
+        }
+
+        var stale = await store.Run(store[s_client].PutAsync(s_key, Bytes("cas on the old version"), WriteCondition.IfVersion(put.Version)));
+        Assert.Equal(new WriteOutcome(WriteStatus.ConditionFailed, newer), stale);
+        var written = await store.Run(store[s_client].PutAsync(s_key, Bytes("after"), WriteCondition.IfVersion(newer)));
+        Assert.Equal(WriteStatus.Written, written.Status);
+        Assert.True(written.Version > newer);
+        Assert.All(s_servers, server => Assert.Equal(written.Version, store.DiskOf(server).Read(s_key)!.Version));
+    }
+}

@@ -1,0 +1,33 @@
+using CamCube.Services.KeyValue.Tests.Simulation;
+using CamCube.Testing.Linearizability;
+using Xunit.Abstractions;
+
+namespace CamCube.Services.KeyValue.Tests;
+
+public sealed class LinearizabilityTests(ITestOutputHelper output)
+{
+    /// <summary>A bound on each key's search: a correct run explores about one state per operation; a broken one would search for minutes.</summary>
+    private const long StatesExploredMax = 1_000_000;
+
+    public static TheoryData<int> Seeds => [.. Enumerable.Range(1, 8)];
+
+    [Theory]
+    [MemberData(nameof(Seeds))]
+    public void RegisterHistoryIsLinearizablePerKeyWhenServersAreKilledRestartedAndCutOff(int seed)
+    {
+        var workload = new RegisterWorkload(seed);
+        var history = workload.Run(TimeSpan.FromSeconds(2));
+
+        var results = LinearizabilityChecker.CheckEachKey(RegisterModel.Instance, history, op => op.Input.Key, StatesExploredMax);
+        var completed = history.Count(op => op.Completed);
+        output.WriteLine($"seed {seed}: {history.Count} operations ({completed} answered), {workload.Faults.Kills} kills, {workload.Faults.Partitions} cut-offs");
+        foreach (var (key, result) in results)
+        {
+            output.WriteLine($"  key {key}: {result}");
+        }
+
+        Assert.True(completed > 300, $"seed {seed}: only {completed} operations answered; the workload did not exercise the store.");
+        Assert.True(workload.Faults.Kills + workload.Faults.Partitions >= 3, $"seed {seed}: too few faults.");
+        Assert.All(results, pair => Assert.True(pair.Value.Verdict == LinearizabilityVerdict.Linearizable, $"seed {seed}, key {pair.Key}: {pair.Value}"));
+    }
+}

@@ -1,0 +1,95 @@
+using CamCube.Testing;
+
+namespace CamCube.Services.KeyValue.Tests.Simulation;
+
+/// <summary>
+/// Random kills, restarts and partitions (a server cut off by all its cables) from a seed, never
+/// more than <see cref="FaultyMax"/> servers down or cut off at once (r - 1: so at most r - 1 of any
+/// key's servers), and never one of the <paramref name="spared"/> servers (the clients' own); most
+/// faults hit the <paramref name="targets"/> (the workload's keys' servers).
+/// </summary>
+internal sealed class FaultSchedule(SimulatedCube cube, Random random, IReadOnlyCollection<Coordinate> spared, Coordinate[] targets)
+{
+    public const int FaultyMax = 2;
+
+    private readonly List<Coordinate> _dead = [];
+    private readonly List<Coordinate> _isolated = [];
+
+    public int Kills { get; private set; }
+
+    public int Partitions { get; private set; }
+
+    /// <summary>Does one random thing: kill, restart, cut off or reconnect a server.</summary>
+    public void Step()
+    {
+        var faulty = _dead.Count + _isolated.Count;
+        var roll = random.NextDouble();
+        if (faulty < FaultyMax && roll < 0.35)
+        {
+            var victim = PickHealthy();
+            cube.Kill(victim);
+            _dead.Add(victim);
+            Kills++;
+        }
+        else if (faulty < FaultyMax && roll < 0.55)
+        {
+            var victim = PickHealthy();
+            SetCables(victim, cut: true);
+            _isolated.Add(victim);
+            Partitions++;
+        }
+        else if (_dead.Count > 0 && roll < 0.8)
+        {
+            var back = _dead[random.Next(_dead.Count)];
+            _dead.Remove(back);
+            cube.Restart(back);
+        }
+        else if (_isolated.Count > 0)
+        {
+            var back = _isolated[random.Next(_isolated.Count)];
+            _isolated.Remove(back);
+            SetCables(back, cut: false);
+        }
+    }
+
+    /// <summary>Restarts every dead server and reconnects every cut-off one.</summary>
+    public void HealAll()
+    {
+        foreach (var server in _dead)
+        {
+            cube.Restart(server);
+        }
+
+        foreach (var server in _isolated)
+        {
+            SetCables(server, cut: false);
+        }
+
+        _dead.Clear();
+        _isolated.Clear();
+    }
+
+    private Coordinate PickHealthy()
+    {
+        while (true)
+        {
+            var server = random.NextDouble() < 0.8 ? targets[random.Next(targets.Length)] : cube.Shape.CoordinateAt(random.NextInt64(cube.Shape.ServerCount));
+            if (!spared.Contains(server) && !_dead.Contains(server) && !_isolated.Contains(server))
+            {
+                return server;
+            }
+        }
+    }
+
+    private void SetCables(Coordinate server, bool cut)
+    {
+        for (var d = 0; d < LinkDirections.Count; d++)
+        {
+            var link = (LinkDirection)d;
+            if (cube.Shape.HasLink(link))
+            {
+                _ = cut ? cube.Network.CutLink(server, link) : cube.Network.RestoreLink(server, link);
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+using CamCube.Testing;
+using CamCube.Testing.Linearizability;
+
+namespace CamCube.Services.KeyValue.Tests.Simulation;
+
+/// <summary>
+/// Concurrent gets, puts and compare-and-swaps on a few keys from clients at several nodes of a
+/// simulated 3x3x3 cube, while servers are killed, restarted, cut off and reconnected at random;
+/// everything comes from one seed, so a failing run replays bit for bit.
+/// </summary>
+internal sealed class RegisterWorkload
+{
+    public static readonly KeyValueServiceOptions StoreOptions = new()
+    {
+        RequestTimeout = TimeSpan.FromSeconds(1),
+        ReplicationTimeout = TimeSpan.FromMilliseconds(200),
+    };
+
+    private static readonly TorusShape s_shape = new(3, 3, 3);
+    private static readonly Coordinate[] s_clientNodes = [new(0, 0, 0), new(1, 2, 0), new(2, 1, 1), new(0, 2, 2), new(2, 0, 2)];
+
+    public RegisterWorkload(int seed, int keyCount = 2)
+    {
+        Seed = seed;
+        Store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = seed }, StoreOptions);
+        Cube = (SimulatedCube)Store.Cube;
+        Random = new Random(seed);
+        Keys = [.. Enumerable.Range(0, keyCount).Select(i => Key.FromString($"register-{seed}-{i}"))];
+        var targets = Keys.SelectMany(key => KeySpace.For(s_shape).GetServersForKey(key, StoreOptions.ReplicaCount + 1)).Except(s_clientNodes).Distinct().ToArray();
+        Faults = new FaultSchedule(Cube, Random, s_clientNodes, targets);
+    }
+
+    public int Seed { get; }
+
+    public StoreCube Store { get; }
+
+    public SimulatedCube Cube { get; }
+
+    public Random Random { get; }
+
+    public Key[] Keys { get; }
+
+    public FaultSchedule Faults { get; }
+
+    /// <summary>Runs the workload for <paramref name="duration"/> with a fault every 50 to 200 ms, heals everything, and returns the history.</summary>
+    public List<HistoryOperation<RegisterInput, RegisterOutput>> Run(TimeSpan duration)
+    {
+        var history = new List<HistoryOperation<RegisterInput, RegisterOutput>>();
+        var clients = s_clientNodes.Select((node, i) => new RegisterClient(i, Store[node], Keys, new Random(Seed * 31 + i))).ToArray();
+        var end = Cube.Elapsed + duration;
+        var nextFault = Cube.Elapsed + NextFaultIn();
+        while (Cube.Elapsed < end)
+        {
+            var wakeUp = Min(end, nextFault, clients.Where(c => c.IsIdle).Select(c => c.NextStart).DefaultIfEmpty(end).Min());
+            if (wakeUp > Cube.Elapsed)
+            {
+                Cube.RunUntil(() => clients.Any(c => c.HasAnswer), wakeUp - Cube.Elapsed);
+            }
+
+            Serve(clients, history, starting: true);
+            if (Cube.Elapsed >= nextFault)
+            {
+                Faults.Step();
+                nextFault = Cube.Elapsed + NextFaultIn();
+            }
+        }
+
+        // Let the last operations finish (or fail) before the cube heals, then read every key once more.
+        Cube.RunUntil(() => clients.All(c => c.IsIdle || c.HasAnswer), StoreOptions.RequestTimeout * 2);
+        Serve(clients, history, starting: false);
+        history.AddRange(clients.Select(c => c.Abandon()).OfType<HistoryOperation<RegisterInput, RegisterOutput>>());
+        Faults.HealAll();
+        Assert.True(Cube.RunUntil(Cube.ViewsConverged, TimeSpan.FromSeconds(10)), $"seed {Seed}: views did not converge after healing.");
+        return history;
+    }
+
+    private static TimeSpan Min(params TimeSpan[] times) => times.Min();
+
+    private TimeSpan NextFaultIn() => TimeSpan.FromMilliseconds(50 + Random.Next(150));
+
+    private void Serve(RegisterClient[] clients, List<HistoryOperation<RegisterInput, RegisterOutput>> history, bool starting)
+    {
+        var now = Cube.Elapsed.Ticks;
+        foreach (var client in clients)
+        {
+            if (client.HasAnswer)
+            {
+                history.Add(client.Finish(now));
+                client.NextStart = Cube.Elapsed + TimeSpan.FromMicroseconds(Random.Next(0, 2_000));
+            }
+
+            if (starting && client.IsIdle && client.NextStart <= Cube.Elapsed)
+            {
+                client.Start(now);
+            }
+        }
+    }
+}
