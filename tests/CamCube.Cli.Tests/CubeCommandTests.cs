@@ -18,7 +18,7 @@ public sealed class CubeCommandTests
         using var squatter = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Dgram, System.Net.Sockets.ProtocolType.Udp);
         squatter.Bind(new System.Net.IPEndPoint(System.Net.IPAddress.Loopback, 0));
         var port = ((System.Net.IPEndPoint)squatter.LocalEndPoint!).Port.ToString(System.Globalization.CultureInfo.InvariantCulture);
-        return Cube(stateDirectory, "up", "--shape", shape, "--in-process", "--no-memcached", "--base-port", port);
+        return Cube(stateDirectory, "up", "--shape", shape, "--in-process", "--no-memcached", "--no-kv", "--base-port", port);
     }
 
     private static void AssertOneLine(string error)

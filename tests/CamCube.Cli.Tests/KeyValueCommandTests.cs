@@ -61,6 +61,22 @@ public sealed class KeyValueCommandTests : IDisposable
     }
 
     [Fact]
+    public void TheCacheOnTheSameNodeServesWhatTheStoreHoldsWithoutASecondCopy()
+    {
+        var cachePort = FreePort();
+        var server = StartNode("sqlite", cachePort);
+        Assert.Equal(0, CliRunner.RunProcess("", "kv", "put", "shared", "one copy", "--flags", "5", "--server", server).Exit);
+        var version = System.Text.Json.JsonDocument.Parse(CliRunner.RunProcess("", "kv", "get", "shared", "--json", "--server", server).Out).RootElement.GetProperty("version").GetUInt64();
+
+        // memId = objId: the cache's root for the key is this node, which reads the store's replica.
+        using var cache = KeyValueClient.Connect(new IPEndPoint(IPAddress.Loopback, cachePort));
+        var (value, cas, flags) = cache.Get("shared")!.Value;
+        Assert.Equal(("one copy", version, 5u), (System.Text.Encoding.UTF8.GetString(value), cas, flags));
+        Assert.Equal("STORED", cache.Store("set", "shared", 5, "one copy"u8.ToArray(), cas: null));
+        Assert.Equal(0, CacheItems(cachePort));
+    }
+
+    [Fact]
     public void ABadCommandLineExitsTwoWithOneLineWhenMalformed()
     {
         Assert.Equal(2, CliRunner.Run("", "kv", "frob").Exit);
@@ -92,6 +108,25 @@ public sealed class KeyValueCommandTests : IDisposable
         Assert.Single(error.TrimEnd('\n').Split('\n'));
     }
 
+    /// <summary>The cache's curr_items, from memcached's stats on its front-end.</summary>
+    private static long CacheItems(int port)
+    {
+        using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { ReceiveTimeout = 30_000 };
+        socket.Connect(IPAddress.Loopback, port);
+        using var stream = new NetworkStream(socket);
+        using var reader = new StreamReader(stream, System.Text.Encoding.ASCII);
+        stream.Write("stats\r\n"u8);
+        for (var line = reader.ReadLine(); line is not null and not "END"; line = reader.ReadLine())
+        {
+            if (line.StartsWith("STAT curr_items ", StringComparison.Ordinal))
+            {
+                return long.Parse(line["STAT curr_items ".Length..], CultureInfo.InvariantCulture);
+            }
+        }
+
+        throw new InvalidOperationException("the cache's stats have no curr_items");
+    }
+
     private static (int Exit, string Error) Select((int Exit, string Out, string Error) result) => (result.Exit, result.Error);
 
     private static int FreePort()
@@ -102,7 +137,7 @@ public sealed class KeyValueCommandTests : IDisposable
     }
 
     /// <summary>Starts a one-server cube's node process with the store's front-end on a free port; returns its address once it answers.</summary>
-    private string StartNode(string? storage)
+    private string StartNode(string? storage, int? memcachedPort = null)
     {
         var kvPort = FreePort();
         var start = new ProcessStartInfo("dotnet") { RedirectStandardInput = true, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
@@ -110,6 +145,12 @@ public sealed class KeyValueCommandTests : IDisposable
         foreach (var arg in new[] { "node", "--shape", "1x1x1", "--coord", "0,0,0", "--insecure", "--base-port", FreePort().ToString(CultureInfo.InvariantCulture), "--kv-port", kvPort.ToString(CultureInfo.InvariantCulture), "--kv-dir", Path.Combine(_directory.Path, "data"), "--exit-with-stdin" })
         {
             start.ArgumentList.Add(arg);
+        }
+
+        if (memcachedPort is { } port)
+        {
+            start.ArgumentList.Add("--memcached-port");
+            start.ArgumentList.Add(port.ToString(CultureInfo.InvariantCulture));
         }
 
         if (storage is not null)

@@ -20,7 +20,20 @@ public sealed class CubeFixture : IDisposable
         // out ports to outgoing connections and would collide with a fixed choice now and then.
         BasePort = 20_000 + (Environment.ProcessId % 100 * 60);
         MemcachedBasePort = BasePort - 10_000;
-        var (exit, output, error) = Camcube.Run(StateDirectory, "cube", "up", "--detach", "--base-port", BasePort.ToString(System.Globalization.CultureInfo.InvariantCulture), "--memcached-port", MemcachedBasePort.ToString(System.Globalization.CultureInfo.InvariantCulture));
+
+        // The store's front-ends on the TCP ports of the same numbers as the nodes' UDP ports: ours alone too.
+        KeyValueBasePort = BasePort;
+        var (exit, output, error) = Camcube.Run(
+            StateDirectory,
+            "cube",
+            "up",
+            "--detach",
+            "--base-port",
+            BasePort.ToString(System.Globalization.CultureInfo.InvariantCulture),
+            "--memcached-port",
+            MemcachedBasePort.ToString(System.Globalization.CultureInfo.InvariantCulture),
+            "--kv-port",
+            KeyValueBasePort.ToString(System.Globalization.CultureInfo.InvariantCulture));
         if (exit != 0)
         {
             throw new InvalidOperationException($"cube up failed ({exit}): {output} {error}");
@@ -37,6 +50,11 @@ public sealed class CubeFixture : IDisposable
     public int MemcachedBasePort { get; }
 
     public int MemcachedPort(Coordinate node) => MemcachedBasePort + (int)Shape.IndexOf(node);
+
+    /// <summary>Gets the key-value front-end port of node (0,0,0); node i listens on this + i.</summary>
+    public int KeyValueBasePort { get; }
+
+    public int KeyValuePort(Coordinate node) => KeyValueBasePort + (int)Shape.IndexOf(node);
 
     internal CubeLayout Layout { get; }
 

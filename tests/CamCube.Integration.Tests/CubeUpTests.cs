@@ -14,7 +14,7 @@ public sealed class CubeUpTests
     public async Task InProcessCubeComesUpAnswersAndStopsOnCtrlC()
     {
         var state = Path.Combine(Path.GetTempPath(), "cc-up-" + Environment.ProcessId);
-        using var cube = await ForegroundCube.StartAsync(state, ["cube", "up", "--shape", "2x2x2", "--in-process", "--no-memcached", "--base-port", BasePort(0).ToString(CultureInfo.InvariantCulture)]);
+        using var cube = await ForegroundCube.StartAsync(state, ["cube", "up", "--shape", "2x2x2", "--in-process", "--no-memcached", "--no-kv", "--base-port", BasePort(0).ToString(CultureInfo.InvariantCulture)]);
 
         var (exit, output, error) = Camcube.Run(state, "cube", "status", "--json");
         Assert.True(exit == 0, error);
@@ -38,7 +38,7 @@ public sealed class CubeUpTests
         var basePort = BasePort(1);
         using var squatter = new Socket(AddressFamily.InterNetwork, SocketType.Dgram, ProtocolType.Udp);
         squatter.Bind(new IPEndPoint(IPAddress.Loopback, basePort + 3));
-        var (exit, _, error) = Camcube.Run(state, "cube", "up", "--shape", "2x2x1", "--in-process", "--no-memcached", "--base-port", basePort.ToString(CultureInfo.InvariantCulture));
+        var (exit, _, error) = Camcube.Run(state, "cube", "up", "--shape", "2x2x1", "--in-process", "--no-memcached", "--no-kv", "--base-port", basePort.ToString(CultureInfo.InvariantCulture));
         Assert.Equal(1, exit);
         Assert.Contains("camcube cube up:", error, StringComparison.Ordinal);
         Assert.Contains("(1,1,0)", error, StringComparison.Ordinal);

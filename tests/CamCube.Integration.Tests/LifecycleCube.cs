@@ -28,7 +28,7 @@ internal sealed class LifecycleCube : IDisposable
     public CubeLayout Layout { get; }
 
     public string[] UpArguments(params string[] more) =>
-        ["cube", "up", "--shape", Shape.ToString(), "--base-port", BasePort.ToString(CultureInfo.InvariantCulture), "--no-memcached", .. more];
+        ["cube", "up", "--shape", Shape.ToString(), "--base-port", BasePort.ToString(CultureInfo.InvariantCulture), "--no-memcached", "--no-kv", .. more];
 
     public (int Exit, string Out, string Error) Run(params string[] args) => Camcube.Run(StateDirectory, args);
 

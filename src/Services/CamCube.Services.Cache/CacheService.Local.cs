@@ -40,12 +40,19 @@ public sealed partial class CacheService
 
             Statistics.CountGetCommand();
             var item = store.GetPrimary(key);
-            Statistics.CountGet(item is not null);
             if (item is null)
             {
+                var found = TryReadSource(key, out var value, out var flags, out var version);
+                Statistics.CountGet(found);
+                if (found)
+                {
+                    sink.OnValue(key, value.Span, flags, version);
+                }
+
                 return true;
             }
 
+            Statistics.CountGet(hit: true);
             sink.OnValue(key, item.Value, item.Flags, item.Cas);
             return true;
         }
@@ -60,7 +67,9 @@ public sealed partial class CacheService
     internal bool TryStoreLocally(CacheOperation operation, ReadOnlySpan<byte> key, in ReadOnlySequence<byte> value, uint flags, int expirationSeconds, ulong compareCas, out CacheStatus status)
     {
         status = default;
-        if (value.Length > Options.ItemSizeMaxBytes || !IsLocalRoot(key))
+
+        // A set beside a store goes through the loop, where the root keeps no second copy of what the store holds (CacheService.Source).
+        if (value.Length > Options.ItemSizeMaxBytes || !IsLocalRoot(key) || (ValueSource is not null && operation == CacheOperation.Set))
         {
             return false;
         }

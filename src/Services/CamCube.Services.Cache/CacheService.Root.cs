@@ -35,7 +35,9 @@ public sealed partial class CacheService
                 item = Store.GetPrimary(key);
                 if (item is null)
                 {
-                    SendResponse(p, CacheStatus.Miss, null, requester, fill: false);
+                    // The store's value, if it holds one here, answers without a copy in the cache (and none at the secondary).
+                    var source = TryReadSource(key, out var value, out var flags, out var version) ? new CacheItem(key.ToArray(), value.ToArray()) { Flags = flags, Cas = version } : null;
+                    SendResponse(p, source is null ? CacheStatus.Miss : CacheStatus.Hit, source, requester, fill: false);
                     break;
                 }
 
@@ -43,6 +45,11 @@ public sealed partial class CacheService
                 var secondary = CacheMessage.SecondaryOf(p);
                 var fill = secondary is { } s && s != Node.Self && RecordCopyHolder(item, s, Node.TimeProvider.GetTimestamp());
                 SendResponse(p, CacheStatus.Hit, item, fill ? secondary!.Value : requester, fill);
+                break;
+            case CacheOperation.Set when SourceHoldsTheSame(packet):
+                // camcubeos 5.2: no second copy of what the store holds here; the old item goes, as on delete.
+                Store.Delete(key, out item);
+                AfterWrite(CacheStatus.Stored, item, p, requester, null);
                 break;
             case >= CacheOperation.Set and <= CacheOperation.Cas:
                 if (!TryStoreAtRoot(packet, operation, out status, out item))

@@ -30,16 +30,22 @@ public sealed partial class CacheService : RoutedServiceBase
     private uint _nextRequestId;
 
     /// <summary>Creates the service with <paramref name="options"/> (defaults if null).</summary>
+    /// <param name="options">The settings; defaults if null.</param>
+    /// <param name="valueSource">What this server's key-value store holds, or null: a root that misses reads it, and keeps no second copy of what it holds (CacheService.Source).</param>
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range.</exception>
-    public CacheService(CacheOptions? options = null)
+    public CacheService(CacheOptions? options = null, ICacheValueSource? valueSource = null)
         : base(ServiceId, "cache", new RoutingQueueOptions(Validated(options).RequestTimeout))
     {
+        ValueSource = valueSource;
         Options = Validated(options);
         _secondaries = new KeyCoordinate[Options.SecondaryReplicaCount];
     }
 
     /// <summary>Gets the settings.</summary>
     public CacheOptions Options { get; }
+
+    /// <summary>Gets what this server's key-value store holds, read on a miss at the root; null for none.</summary>
+    public ICacheValueSource? ValueSource { get; }
 
     /// <summary>Gets the node's counters, readable from any thread.</summary>
     public CacheStatistics Statistics { get; } = new();

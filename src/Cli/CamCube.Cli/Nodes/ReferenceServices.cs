@@ -19,7 +19,9 @@ namespace CamCube.Cli.Nodes;
 /// benchmark, the cache and, when a port is configured (<c>Memcached:Port</c>, with
 /// <c>Memcached:Host</c>), its memcached front-end; the replicated key-value store
 /// (<see cref="KeyValueNodeSettings"/>: SQLite by default) and, when <c>KeyValue:Port</c> is
-/// configured, its own memcached front-end. Ping and key probe come with every node.
+/// configured, its own memcached front-end. The cache reads the store's local replica on a miss at
+/// a key's root and keeps no second copy of it (<see cref="StoreCacheValueSource"/>). Ping and key
+/// probe come with every node.
 /// </summary>
 internal static class ReferenceServices
 {
@@ -33,7 +35,7 @@ internal static class ReferenceServices
         node.Services.TryAddSingleton(sp => KeyValueNodeSettings.Read(sp.GetRequiredService<IConfiguration>().GetSection(KeyValueNodeSettings.Section)));
         node.Services.TryAddSingleton(sp => sp.GetRequiredService<KeyValueNodeSettings>().Open(KeyValueNodeSettings.NodeName(sp.GetRequiredService<IConfiguration>()[$"{CamCubeNodeOptions.SectionName}:{nameof(CamCubeNodeOptions.Coordinate)}"])));
         return node.AddService(_ => new LinkBenchmarkService())
-            .AddService(_ => new CacheService())
+            .AddService(sp => new CacheService(valueSource: new StoreCacheValueSource(sp.GetRequiredService<IKeyValueStorage>(), TimeProvider.System)))
             .AddService(sp => new KeyValueService(sp.GetRequiredService<IKeyValueStorage>()))
             .AddFrontEnd(sp => MemcachedFrontEnd(ListenEndPoint(sp.GetRequiredService<IConfiguration>().GetSection(MemcachedSection))))
             .AddFrontEnd(sp => KeyValueFrontEnd(sp.GetRequiredService<KeyValueNodeSettings>().FrontEnd));
@@ -43,9 +45,10 @@ internal static class ReferenceServices
     public static CamCubeNodeParts CreateParts(IPEndPoint? memcached, KeyValueNodeSettings keyValue, string nodeName)
     {
         var parts = new CamCubeNodeParts();
+        var storage = keyValue.Open(nodeName);
         parts.Services.Add(new LinkBenchmarkService());
-        parts.Services.Add(new CacheService());
-        parts.Services.Add(new KeyValueService(keyValue.Open(nodeName)));
+        parts.Services.Add(new CacheService(valueSource: new StoreCacheValueSource(storage, TimeProvider.System)));
+        parts.Services.Add(new KeyValueService(storage));
         parts.FrontEnds.Add(MemcachedFrontEnd(memcached));
         parts.FrontEnds.Add(KeyValueFrontEnd(keyValue.FrontEnd));
         return parts;

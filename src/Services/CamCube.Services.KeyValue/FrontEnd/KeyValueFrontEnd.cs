@@ -33,6 +33,23 @@ public sealed class KeyValueFrontEnd : IAsyncDisposable
         _listener = new MemcachedListener(options.Connections, (reader, writer, transport) => new KeyValueConnection(reader, writer, transport, _commands, options), options.ItemSizeMaxBytes, logger);
     }
 
+    /// <summary>
+    /// Reads an item as the front-end stores it (MemcachedItemFormat.md), for a reader beside the
+    /// store such as the cache (memId = objId): its data and flags, unless it has expired. A flush_all
+    /// is not seen here; a value without the header is all data, flags 0.
+    /// </summary>
+    /// <param name="stored">The stored value.</param>
+    /// <param name="now">The current time.</param>
+    /// <param name="data">The client's bytes.</param>
+    /// <param name="flags">The client's flags.</param>
+    /// <returns>False when the item has expired.</returns>
+    public static bool TryReadItem(ReadOnlyMemory<byte> stored, DateTimeOffset now, out ReadOnlyMemory<byte> data, out uint flags)
+    {
+        var item = MemcachedItem.Decode(stored);
+        (data, flags) = (item.Data, item.Flags);
+        return !item.IsGone(now, default);
+    }
+
     /// <summary>Gets where the front-end listens (with the real port when port 0 was asked for).</summary>
     /// <exception cref="InvalidOperationException">The front-end is not started.</exception>
     public IPEndPoint LocalEndPoint => _listener.LocalEndPoint;
