@@ -1,3 +1,4 @@
+using CamCube.Messaging;
 using CamCube.Services.KeyValue.Tests.Simulation;
 using CamCube.Testing.Linearizability;
 using Xunit.Abstractions;
@@ -13,9 +14,17 @@ public sealed class LinearizabilityTests(ITestOutputHelper output)
 
     [Theory]
     [MemberData(nameof(Seeds))]
-    public void RegisterHistoryIsLinearizablePerKeyWhenServersAreKilledRestartedAndCutOff(int seed)
+    public void RegisterHistoryIsLinearizablePerKeyWhenServersAreKilledRestartedAndCutOff(int seed) =>
+        Check(new RegisterWorkload(seed), seed);
+
+    [Theory]
+    [InlineData(51)]
+    [InlineData(52)]
+    public void RegisterHistoryIsLinearizablePerKeyOnTheReliableTransportWhenServersAreKilledRestartedAndCutOff(int seed) =>
+        Check(new RegisterWorkload(seed, RegisterWorkload.StoreOptions with { Delivery = MessageDelivery.Reliable }), seed);
+
+    private void Check(RegisterWorkload workload, int seed)
     {
-        var workload = new RegisterWorkload(seed);
         var history = workload.Run(TimeSpan.FromSeconds(2));
 
         var results = LinearizabilityChecker.CheckEachKey(RegisterModel.Instance, history, op => op.Input.Key, StatesExploredMax);

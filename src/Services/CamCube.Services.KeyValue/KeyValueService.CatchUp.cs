@@ -14,6 +14,9 @@ namespace CamCube.Services.KeyValue;
 /// </summary>
 public sealed partial class KeyValueService
 {
+    /// <summary>How many times a batch of keys is offered to a server before the copy gives up until the server comes back.</summary>
+    private const int CopyAttemptsMax = 3;
+
     private readonly Dictionary<KeyCoordinate, WatchedKeys> _held = [];
     private readonly Dictionary<Coordinate, PendingReReplication> _departures = [];
     private readonly HashSet<Coordinate> _joined = [];
@@ -82,7 +85,7 @@ public sealed partial class KeyValueService
 
         foreach (var (member, coordinates) in offers)
         {
-            _ = OfferAsync(member, coordinates, CopyReason.CatchUp);
+            StartOffer(member, coordinates, CopyReason.CatchUp);
         }
     }
 
@@ -145,7 +148,7 @@ public sealed partial class KeyValueService
 
         foreach (var (replacement, coordinates) in offers)
         {
-            _ = OfferAsync(replacement, coordinates, CopyReason.ReReplication);
+            StartOffer(replacement, coordinates, CopyReason.ReReplication);
         }
     }
 
@@ -159,6 +162,14 @@ public sealed partial class KeyValueService
 
         return list;
     }
+
+    /// <summary>
+    /// Starts an offer as posted work, so that its awaits resume on the node's loop (an upcall or a
+    /// timer has no synchronization context of the loop, and the reliable transport completes its
+    /// tasks asynchronously).
+    /// </summary>
+    private void StartOffer(Coordinate target, List<KeyCoordinate> coordinates, CopyReason reason) =>
+        _ = InvokeAsync(() => OfferAsync(target, coordinates, reason));
 
     /// <summary>Offers the keys' versions to <paramref name="target"/>, a packet's worth at a time, and copies the values it lacks.</summary>
     private async Task OfferAsync(Coordinate target, List<KeyCoordinate> coordinates, CopyReason reason)
@@ -175,20 +186,29 @@ public sealed partial class KeyValueService
             }
         }
 
-        try
+        // A copy that fails (the target went away, or a first message met a flow the target lost in its restart) is tried again a few times.
+        var first = 0;
+        for (var attempt = 1; first < entries.Count; attempt++)
         {
-            for (var first = 0; first < entries.Count; first += _options.OfferKeysMax)
+            try
             {
                 var offer = new Offer { Reason = reason, Entries = entries.GetRange(first, Math.Min(_options.OfferKeysMax, entries.Count - first)) };
                 var want = await RequestServerAsync<Offer, Want>(target, offer, _options.ReplicationTimeout).ConfigureAwait(true);
                 Statistics.KeysOffered += offer.Entries.Count;
                 await CopyAsync(target, want.Keys, reason).ConfigureAwait(true);
+                first += offer.Entries.Count;
             }
-        }
-        catch (RequestFailedException ex)
-        {
-            // The target went away again: when it comes back, it is offered the keys anew.
-            Log.CopyFailed(Node.Logger, reason, target, ex.Message);
+            catch (RequestFailedException ex)
+            {
+                if (attempt >= CopyAttemptsMax || !Node.Reachability.IsReachable(target))
+                {
+                    // When the target comes back, it is offered the keys anew.
+                    Log.CopyFailed(Node.Logger, reason, target, ex.Message);
+                    return;
+                }
+
+                await DelayAsync(_options.ReplicationTimeout).ConfigureAwait(true);
+            }
         }
     }
 

@@ -62,9 +62,9 @@ public sealed partial class KeyValueService
             {
                 reply = await RequestAsync<ClientRequest, ClientReply>(key, request, remaining).ConfigureAwait(true);
             }
-            catch (RequestFailedException ex) when (ex.Reason is RequestFailure.Unreachable or RequestFailure.Dropped or RequestFailure.QueueFull)
+            catch (RequestFailedException ex) when (MayAskAgain(ex, request))
             {
-                // Dropped on the way and said so: the request never reached a primary, so asking again is safe.
+                // The request never reached a primary (or it is a read), so asking again is safe.
                 lastAnswer = ex.Message;
                 await DelayAsync(_options.RetryDelay).ConfigureAwait(true);
                 continue;
@@ -89,6 +89,15 @@ public sealed partial class KeyValueService
             }
         }
     }
+
+    /// <summary>
+    /// A read may always be asked again. A write only when best-effort delivery says it was dropped
+    /// on the way (a drop notice): on the reliable transport a failed message may have been delivered.
+    /// </summary>
+    private bool MayAskAgain(RequestFailedException ex, ClientRequest request) =>
+        request.Operation == KeyValueOperation.Get
+            ? ex.Reason is not (RequestFailure.TimedOut or RequestFailure.Shutdown or RequestFailure.Refused or RequestFailure.MessageTooLarge or RequestFailure.NoHandler or RequestFailure.HandlerFault)
+            : Delivery == MessageDelivery.BestEffort && ex.Reason is RequestFailure.Unreachable or RequestFailure.Dropped or RequestFailure.QueueFull;
 
     private static KeyValueStoreException Failure(RequestFailedException ex, KeyValueOperation operation, Key key) => ex.Reason switch
     {

@@ -34,7 +34,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
     /// <param name="options">Settings; <see cref="KeyValueServiceOptions.Default"/> if null.</param>
     /// <exception cref="ArgumentOutOfRangeException">A setting is out of range.</exception>
     public KeyValueService(IKeyValueStorage storage, KeyValueServiceOptions? options = null)
-        : base(Id, "kv")
+        : base(Id, "kv", new MessagingOptions { Delivery = (options ?? KeyValueServiceOptions.Default).Delivery })
     {
         _storage = storage ?? throw new ArgumentNullException(nameof(storage));
         _options = options ?? KeyValueServiceOptions.Default;
@@ -50,7 +50,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
     /// <summary>Gets the settings.</summary>
     public KeyValueServiceOptions Options => _options;
 
-    /// <summary>Gets the largest value this store takes, in bytes: the configured limit, lowered to what one packet of the node carries.</summary>
+    /// <summary>Gets the largest value this store takes, in bytes: the configured limit, lowered to what one packet of the node carries unless the store is on the reliable transport.</summary>
     public int ValueBytesMax => Volatile.Read(ref _valueBytesMax);
 
     /// <summary>Gets what this server's store did; read it on the node's loop (a test cube's driver thread).</summary>
@@ -65,7 +65,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         ArgumentNullException.ThrowIfNull(node);
         base.OnRegistered(node);
         var packet = node.CreatePacket();
-        var capacity = packet.PayloadCapacity - MessageOverheadBytes;
+        var capacity = _options.Delivery == MessageDelivery.Reliable ? int.MaxValue : packet.PayloadCapacity - MessageOverheadBytes;
         packet.Release();
         Volatile.Write(ref _valueBytesMax, Math.Max(0, Math.Min(_options.ValueBytesMax, capacity)));
         StartWatching();

@@ -1,3 +1,5 @@
+using CamCube.Messaging;
+
 namespace CamCube.Services.KeyValue;
 
 /// <summary>Settings of a <see cref="KeyValueService"/>; every node of a cube must use the same <see cref="ReplicaCount"/>.</summary>
@@ -25,8 +27,17 @@ public sealed record KeyValueServiceOptions
     public TimeSpan RetryDelay { get; init; } = TimeSpan.FromMilliseconds(10);
 
     /// <summary>
-    /// Gets the largest value, in bytes: a value travels in one packet (the node's packet capacity
-    /// lowers it further when smaller). A larger value is refused with an <see cref="ArgumentException"/>.
+    /// Gets how the store's messages travel (every node of a cube must use the same):
+    /// <see cref="MessageDelivery.BestEffort"/> (the default), one packet each, or
+    /// <see cref="MessageDelivery.Reliable"/>, on the reliable transport, for values larger than a packet.
+    /// </summary>
+    public MessageDelivery Delivery { get; init; } = MessageDelivery.BestEffort;
+
+    /// <summary>
+    /// Gets the largest value, in bytes (8 KiB by default). With <see cref="MessageDelivery.BestEffort"/>
+    /// a value travels in one packet, so the node's packet capacity lowers it further when smaller;
+    /// with <see cref="MessageDelivery.Reliable"/> it may go up to the reliable transport's message
+    /// limit (64 MiB by default). A larger value is refused with an <see cref="ArgumentException"/>.
     /// </summary>
     public int ValueBytesMax { get; init; } = 8 * 1024;
 

@@ -19,10 +19,10 @@ internal sealed class RegisterWorkload
     private static readonly TorusShape s_shape = new(3, 3, 3);
     private static readonly Coordinate[] s_clientNodes = [new(0, 0, 0), new(1, 2, 0), new(2, 1, 1), new(0, 2, 2), new(2, 0, 2)];
 
-    public RegisterWorkload(int seed, int keyCount = 2)
+    public RegisterWorkload(int seed, KeyValueServiceOptions? options = null, int keyCount = 2)
     {
         Seed = seed;
-        Store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = seed }, StoreOptions);
+        Store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = seed }, options ?? StoreOptions);
         Cube = (SimulatedCube)Store.Cube;
         Random = new Random(seed);
         Keys = [.. Enumerable.Range(0, keyCount).Select(i => Key.FromString($"register-{seed}-{i}"))];
