@@ -12,6 +12,9 @@ internal static class ComparisonRun
     /// <summary>The operations in the order a size's cells run them (puts first, so reads find values).</summary>
     public static readonly IReadOnlyList<BenchOperation> Operations = [BenchOperation.Put, BenchOperation.Get, BenchOperation.Cas];
 
+    /// <summary>The most times a target's keys are written before the cells of a size, while some writes fail.</summary>
+    public const int PreloadAttemptsMax = 3;
+
     /// <summary>The operations of each uncounted warm-up of the get and CAS paths, per target and value size.</summary>
     public const int WarmUpOperations = 200;
 
@@ -31,8 +34,17 @@ internal static class ComparisonRun
             var value = Value(size);
             foreach (var target in targets)
             {
-                var preload = await CellRunner.PreloadAsync(target, keys, options.Concurrencies.Max(), value, cancellationToken).ConfigureAwait(false);
-                await log.WriteLineAsync(Line("preload", preload)).ConfigureAwait(false);
+                // A store just started may time out at first (start-up work); its keys are written again until none fails.
+                for (var attempt = 1; attempt <= PreloadAttemptsMax; attempt++)
+                {
+                    var preload = await CellRunner.PreloadAsync(target, keys, options.Concurrencies.Max(), value, cancellationToken).ConfigureAwait(false);
+                    await log.WriteLineAsync(Line("preload", preload)).ConfigureAwait(false);
+                    if (preload.Errors == 0)
+                    {
+                        break;
+                    }
+                }
+
                 foreach (var operation in Operations.Skip(1))
                 {
                     // Not counted: the read and CAS paths' first requests (compilation, connections).

@@ -9,7 +9,7 @@ internal enum ProjectRole
     /// <summary><c>src/Runtime/CamCube.Abstractions</c>: coordinates, keys, packets, the service and transport interfaces.</summary>
     Abstractions,
 
-    /// <summary>A library a service writer uses beside the abstractions and built only on them (typed messages).</summary>
+    /// <summary>A library a service writer uses beside the abstractions and built only on them and on one another (the reliable transport, typed messages).</summary>
     ServiceSdk,
 
     /// <summary><c>src/Runtime/CamCube.Runtime</c>: the node.</summary>

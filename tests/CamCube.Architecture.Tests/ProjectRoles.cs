@@ -3,8 +3,12 @@ namespace CamCube.Architecture.Tests;
 /// <summary>Gives each project its <see cref="ProjectRole"/> from where it lives: the layout shows the architecture.</summary>
 internal static class ProjectRoles
 {
-    /// <summary>The projects a service may build on besides the abstractions (each built only on the abstractions itself).</summary>
-    private static readonly string[] s_serviceSdk = ["src/Runtime/CamCube.Messaging/", "src/Runtime/CamCube.Memcached/"];
+    /// <summary>
+    /// The projects a service may build on besides the abstractions, each built only on the
+    /// abstractions and on one another: the memcached protocol, the reliable transport (a library
+    /// services embed, kept with the services as camcubeos 5.4 has it) and the typed messages on it.
+    /// </summary>
+    private static readonly string[] s_serviceSdk = ["src/Runtime/CamCube.Messaging/", "src/Runtime/CamCube.Memcached/", "src/Services/CamCube.Services.Reliable/"];
 
     /// <summary>Gets the role of the project at <paramref name="path"/>, relative to the repository root with '/' separators.</summary>
     public static ProjectRole Of(string path) => path switch

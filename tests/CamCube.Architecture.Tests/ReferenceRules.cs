@@ -13,10 +13,10 @@ internal static class ReferenceRules
     public static IReadOnlyList<string> TransportReferences(IReadOnlyList<ProjectNode> projects) =>
         [.. Check(projects, ProjectRole.Transport, [ProjectRole.Abstractions], "a transport references only the abstractions")];
 
-    /// <summary>Services reference only the abstractions and the service SDK built on them.</summary>
+    /// <summary>Services reference only the abstractions and the service SDK built on them; the SDK's projects only the abstractions and one another (MSBuild refuses a cycle).</summary>
     public static IReadOnlyList<string> ServiceReferences(IReadOnlyList<ProjectNode> projects) =>
         Check(projects, ProjectRole.Service, [ProjectRole.Abstractions, ProjectRole.ServiceSdk], "a service references only the abstractions and the service SDK")
-            .Concat(Check(projects, ProjectRole.ServiceSdk, [ProjectRole.Abstractions], "the service SDK references only the abstractions"))
+            .Concat(Check(projects, ProjectRole.ServiceSdk, [ProjectRole.Abstractions, ProjectRole.ServiceSdk], "the service SDK references only the abstractions and itself"))
             .ToList();
 
     /// <summary>The abstractions reference nothing; the runtime only the abstractions.</summary>

@@ -9,6 +9,7 @@ public sealed class ReferenceRulesTests
     private const string Udp = "src/Transport/CamCube.Transport.Udp/CamCube.Transport.Udp.csproj";
     private const string Faults = "src/Transport/CamCube.Transport.Faults/CamCube.Transport.Faults.csproj";
     private const string Cache = "src/Services/CamCube.Services.Cache/CamCube.Services.Cache.csproj";
+    private const string Reliable = "src/Services/CamCube.Services.Reliable/CamCube.Services.Reliable.csproj";
     private const string Cli = "src/Cli/CamCube.Cli/CamCube.Cli.csproj";
     private const string CliTests = "tests/CamCube.Cli.Tests/CamCube.Cli.Tests.csproj";
 
@@ -33,6 +34,21 @@ public sealed class ReferenceRulesTests
     public void AcceptsAServiceOnTheServiceSdkWhenItReferencesNothingElse()
     {
         Assert.Empty(ReferenceRules.ServiceReferences(Graph((Cache, [Abstractions, Messaging]), (Messaging, [Abstractions]))));
+    }
+
+    [Fact]
+    public void AcceptsTheTypedMessagesOnTheReliableTransportWhenBothAreServiceSdk()
+    {
+        Assert.Equal(ProjectRole.ServiceSdk, ProjectRoles.Of(Reliable));
+        Assert.Empty(ReferenceRules.ServiceReferences(Graph((Cache, [Abstractions, Messaging, Reliable]), (Messaging, [Abstractions, Reliable]), (Reliable, [Abstractions]))));
+    }
+
+    [Fact]
+    public void ReportsTheServiceSdkWhenItReferencesAService()
+    {
+        Assert.Equal(
+            [$"{Messaging} -> {Cache}: the service SDK references only the abstractions and itself"],
+            ReferenceRules.ServiceReferences(Graph((Messaging, [Abstractions, Cache]), (Cache, [Abstractions]))));
     }
 
     [Fact]

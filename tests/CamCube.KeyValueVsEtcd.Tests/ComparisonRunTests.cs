@@ -25,6 +25,25 @@ public sealed class ComparisonRunTests
     }
 
     [Fact]
+    public async Task PreloadIsRepeatedUntilNoWriteFailsWhenTheStoreTimesOutAtFirst()
+    {
+        var store = new InMemoryKeyValueStore { TimeOutWrites = 5 };
+        await using var target = new KeyValueStoreTarget("slow-start", [store], "none");
+        var options = new DriverOptions { ValueSizes = [8], Concurrencies = [2], OperationsMax = 10, KeysPerWorker = 4, CellDuration = TimeSpan.FromMinutes(10) };
+        using var log = new StringWriter();
+
+        var results = await ComparisonRun.RunAsync([target], options, log, CancellationToken.None);
+
+        var preloads = log.ToString().Split('\n').Where(line => line.Contains("preload", StringComparison.Ordinal)).ToList();
+        Assert.Equal(2, preloads.Count);
+        Assert.Contains("3 ops", preloads[0], StringComparison.Ordinal);
+        Assert.Contains("5 errors", preloads[0], StringComparison.Ordinal);
+        Assert.Contains("8 ops", preloads[1], StringComparison.Ordinal);
+        Assert.Contains("0 errors", preloads[1], StringComparison.Ordinal);
+        Assert.All(results, r => Assert.Equal((10, 0), (r.Operations, r.Errors)));
+    }
+
+    [Fact]
     public void TableShowsEachTargetAndTheRatioToTheFirstWhenTwoTargetsAreGiven()
     {
         var spec = new CellSpec(BenchOperation.Cas, 128, 16, 1000, TimeSpan.FromSeconds(1));

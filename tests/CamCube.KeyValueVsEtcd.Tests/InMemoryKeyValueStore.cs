@@ -14,6 +14,9 @@ internal sealed class InMemoryKeyValueStore : IKeyValueStore
     /// <summary>Gets or sets a value indicating whether every write conditional on a version is refused, as if another writer got there first.</summary>
     public bool RefuseConditionalWrites { get; set; }
 
+    /// <summary>Gets or sets how many of the next writes fail as timed out, as a store just started may.</summary>
+    public int TimeOutWrites { get; set; }
+
     /// <summary>Gets the number of calls made.</summary>
     public int Calls { get; private set; }
 
@@ -31,6 +34,12 @@ internal sealed class InMemoryKeyValueStore : IKeyValueStore
         lock (_lock)
         {
             Calls++;
+            if (TimeOutWrites > 0)
+            {
+                TimeOutWrites--;
+                throw new KeyValueStoreException(KeyValueFailure.TimedOut, "timed out");
+            }
+
             var held = _values.GetValueOrDefault(key)?.Version ?? 0;
             if (condition.Kind == WriteConditionKind.IfVersion && (RefuseConditionalWrites || held != condition.Version))
             {

@@ -24,7 +24,7 @@ public sealed class FencingTests
         var ballot = put.Version >> 24;
 
         Assert.True(replica.OnPrepare(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }).Promised);
-        var late = replica.OnAccept(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot, Version = put.Version + 1, Value = Bytes("deposed") });
+        var late = await store.Run(replica.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot, Version = put.Version + 1, Value = Bytes("deposed") }));
         Assert.False(late.Ok);
         Assert.Equal(ballot + 1, late.Ballot);
         Assert.Equal(put.Version, store.DiskOf(s_servers[1]).Read(s_key)!.Version);
@@ -42,7 +42,7 @@ public sealed class FencingTests
         foreach (var replica in s_servers[1..])
         {
             Assert.True(store[replica].OnPrepare(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 }).Promised);
-            Assert.True(store[replica].OnAccept(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }).Ok);
+            Assert.True((await store.Run(store[replica].OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }))).Ok);
         }
 
         var got = await store.Run(store[s_client].GetAsync(s_key));
@@ -60,7 +60,7 @@ public sealed class FencingTests
         foreach (var replica in s_servers[1..])
         {
             store[replica].OnPrepare(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 });
-            store[replica].OnAccept(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") });
+            await store.Run(store[replica].OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }));
         }
 
         var stale = await store.Run(store[s_client].PutAsync(s_key, Bytes("cas on the old version"), WriteCondition.IfVersion(put.Version)));

@@ -25,6 +25,20 @@ public abstract class KeyValueStorageContract : IDisposable
     }
 
     [Fact]
+    public void ApplyAllKeepsEachWriteOnlyWhenNewerAndSaysWhichInOrder()
+    {
+        var a = Key.FromString("all-a");
+        var b = Key.FromString("all-b");
+        Storage.Apply(a, new StoredValue(5, [5]));
+        var kept = new bool[4];
+        Storage.ApplyAll([new(a, new StoredValue(4, [4])), new(b, new StoredValue(1, [1])), new(b, new StoredValue(2, null)), new(a, new StoredValue(6, [6]))], kept);
+        Assert.Equal([false, true, true, true], kept);
+        Assert.Equal([6], Storage.Read(a)!.Value);
+        Assert.True(Storage.Read(b)!.IsDeleted);
+        Assert.Equal(2, Storage.Count);
+    }
+
+    [Fact]
     public void DeleteIsKeptAsATombstoneSoAnOlderWriteArrivingLateIsRefused()
     {
         var key = Key.FromString("b");

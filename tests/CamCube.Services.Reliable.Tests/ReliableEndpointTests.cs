@@ -131,4 +131,32 @@ public sealed class ReliableEndpointTests
         var error = await Assert.ThrowsAsync<ReliableTransferException>(() => sent);
         Assert.Equal(ReliableFailure.Stopped, error.Reason);
     }
+
+    [Fact]
+    public void CompletionRunsOnceInALaterTurnWhenTheMessageIsAcknowledged()
+    {
+        var cube = ReliableCube.InMemory(s_shape);
+        var outcomes = new List<(object? State, ReliableTransferException? Error)>();
+
+        var refused = cube.EndpointOf(s_sender).Send(s_far, new byte[20_000], owner: null, (state, error) => outcomes.Add((state, error)), "first");
+
+        Assert.Null(refused);
+        Assert.Empty(outcomes);
+        Assert.True(cube.Cube.RunUntil(() => outcomes.Count == 1, TimeSpan.FromSeconds(1)));
+        cube.Cube.RunFor(TimeSpan.FromMilliseconds(10));
+        Assert.Equal([("first", (ReliableTransferException?)null)], outcomes);
+    }
+
+    [Fact]
+    public void SendReturnsTheReasonAndNeverCallsTheCompletionWhenRefusedAtOnce()
+    {
+        var cube = ReliableCube.InMemory(s_shape, new ReliableOptions { MessageBytesMax = 10 });
+        var called = 0;
+
+        var refused = cube.EndpointOf(s_sender).Send(KeyCoordinate.At(s_far, 1), new byte[11], owner: null, (_, _) => called++, null);
+        cube.Cube.RunFor(TimeSpan.FromMilliseconds(10));
+
+        Assert.Equal(ReliableFailure.MessageTooLarge, refused?.Reason);
+        Assert.Equal(0, called);
+    }
 }

@@ -9,6 +9,16 @@ public abstract partial class MessagingServiceBase
     internal void Reply<TReply>(Coordinate asker, ulong requestId, TReply reply, Type requestType)
     {
         var body = _encoder.Encode(reply);
+        if (_reliable is { } reliable)
+        {
+            if (SendReliably(reliable, new Envelope(EnvelopeKind.Reply, 0, requestId), body, KeyCoordinate.At(asker, 0), toServer: true, s_ignoreOutcome, null) is { } refused)
+            {
+                SendFault(asker, requestId, refused.Reason, $"{requestType.Name}'s reply: {refused.Message}");
+            }
+
+            return;
+        }
+
         var packet = Node.CreatePacket();
         if (body.Length > packet.PayloadCapacity - Envelope.SizeBytes)
         {
@@ -83,6 +93,13 @@ public abstract partial class MessagingServiceBase
 
     private void SendFault(Coordinate asker, ulong requestId, RequestFailure reason, string text)
     {
+        if (_reliable is { } reliable)
+        {
+            // A fault's text is short; if even it is refused, the asker hears of it at its timeout.
+            SendReliably(reliable, new Envelope(EnvelopeKind.Fault, (ushort)reason, requestId), Encoding.UTF8.GetBytes(text), KeyCoordinate.At(asker, 0), toServer: true, s_ignoreOutcome, null);
+            return;
+        }
+
         var packet = Node.CreatePacket();
         new Envelope(EnvelopeKind.Fault, (ushort)reason, requestId).Write(packet.PayloadArea);
         var room = packet.PayloadArea[Envelope.SizeBytes..];

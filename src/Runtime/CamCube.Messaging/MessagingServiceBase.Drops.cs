@@ -14,6 +14,11 @@ public abstract partial class MessagingServiceBase : IDropObserver
     /// <param name="drop">What was dropped, where and why.</param>
     public virtual void OnDropped(in DroppedPacket drop)
     {
+        if (_reliable is { } reliable && reliable.OnDropped(drop))
+        {
+            return;
+        }
+
         if (!Envelope.TryRead(drop.PayloadPrefix, out var envelope) || envelope.Kind != EnvelopeKind.Request || !_pending.Remove(envelope.RequestId, out var pending))
         {
             return;

@@ -1,4 +1,5 @@
 using CamCube.Services;
+using CamCube.Services.Reliable;
 
 namespace CamCube.Messaging;
 
@@ -32,7 +33,7 @@ public abstract partial class MessagingServiceBase
     /// <summary>Routes a one-way <paramref name="message"/> to the root of <paramref name="key"/>; nothing comes back.</summary>
     /// <returns>What the node did with the message's packet.</returns>
     /// <exception cref="InvalidOperationException"><typeparamref name="TMessage"/> has no handler in this service, or the service is not registered.</exception>
-    /// <exception cref="RequestFailedException">The message does not fit one packet (<see cref="RequestFailure.MessageTooLarge"/>).</exception>
+    /// <exception cref="RequestFailedException">The message does not fit one packet (<see cref="RequestFailure.MessageTooLarge"/>), or in reliable mode the transport refused it at once.</exception>
     protected RouteStatus Send<TMessage>(KeyCoordinate key, TMessage message) =>
         Originate(EnvelopeKind.Message, 0, message, key, toServer: false);
 
@@ -50,6 +51,12 @@ public abstract partial class MessagingServiceBase
         }
 
         var id = ++_lastRequestId;
+        var description = $"{typeof(TRequest).Name} to {(toServer ? destination.Home.ToString() : destination.ToString())}";
+        if (_reliable is { } reliable)
+        {
+            return RequestReliably<TRequest, TReply>(reliable, id, destination, toServer, request, timeout, description);
+        }
+
         RouteStatus status;
         try
         {
@@ -60,7 +67,6 @@ public abstract partial class MessagingServiceBase
             return Task.FromException<TReply>(ex);
         }
 
-        var description = $"{typeof(TRequest).Name} to {(toServer ? destination.Home.ToString() : destination.ToString())}";
         if (status is not (RouteStatus.Queued or RouteStatus.DeliveredLocally))
         {
             return Task.FromException<TReply>(Refused(status, description));
@@ -71,6 +77,23 @@ public abstract partial class MessagingServiceBase
         pending.Timeout = Node.CreateTimer(() => TimeOut(id, description, timeout), timeout, Timeout.InfiniteTimeSpan);
         return pending.Task;
     }
+
+    private Task<TReply> RequestReliably<TRequest, TReply>(ReliableEndpoint reliable, ulong id, KeyCoordinate destination, bool toServer, TRequest request, TimeSpan timeout, string description)
+    {
+        var pending = new PendingRequest<TReply>(description) { RequestId = id };
+        var refused = SendReliably(reliable, new Envelope(EnvelopeKind.Request, TypeIdOf<TRequest>(), id), _encoder.Encode(request), destination, toServer, _requestSent, pending);
+        if (refused is not null)
+        {
+            return Task.FromException<TReply>(refused);
+        }
+
+        _pending.Add(id, pending);
+        pending.Timeout = Node.CreateTimer(() => TimeOut(id, description, timeout), timeout, Timeout.InfiniteTimeSpan);
+        return pending.Task;
+    }
+
+    private ushort TypeIdOf<TMessage>() =>
+        _typeIds.TryGetValue(typeof(TMessage), out var type) ? type : throw new InvalidOperationException($"{typeof(TMessage).Name} has no handler in service {Name}: register one with Handle in its constructor.");
 
     private void TimeOut(ulong requestId, string description, TimeSpan timeout)
     {
@@ -84,12 +107,16 @@ public abstract partial class MessagingServiceBase
     /// <summary>Encodes a message into a new packet and hands it to the node; a message too large fails before any packet leaves.</summary>
     private RouteStatus Originate<TMessage>(EnvelopeKind kind, ulong requestId, TMessage message, KeyCoordinate destination, bool toServer)
     {
-        if (!_typeIds.TryGetValue(typeof(TMessage), out var type))
+        var type = TypeIdOf<TMessage>();
+        var body = _encoder.Encode(message);
+        if (_reliable is { } reliable)
         {
-            throw new InvalidOperationException($"{typeof(TMessage).Name} has no handler in service {Name}: register one with Handle in its constructor.");
+            // A one-way message on the reliable transport: taken (queued) or refused at once; nothing comes back.
+            return SendReliably(reliable, new Envelope(kind, type, requestId), body, destination, toServer, s_ignoreOutcome, null) is { } refused
+                ? throw refused
+                : RouteStatus.Queued;
         }
 
-        var body = _encoder.Encode(message);
         var packet = Node.CreatePacket();
         if (body.Length > packet.PayloadCapacity - Envelope.SizeBytes)
         {

@@ -1,6 +1,7 @@
 using System.Text;
 using CamCube.Packets;
 using CamCube.Services;
+using CamCube.Services.Reliable;
 
 namespace CamCube.Messaging;
 
@@ -16,8 +17,8 @@ namespace CamCube.Messaging;
 /// Every call here, like every call on <see cref="ServiceBase.Node"/>, is made on the node's event loop;
 /// handlers run there and a request's task completes there. Each message travels in one packet
 /// (best effort: a lost request or reply shows as <see cref="RequestFailure.TimedOut"/>); the
-/// envelope's flags byte is reserved for a reliable mode that adds large messages and retransmission
-/// without changing these calls.
+/// envelope's flags byte marks the reliable mode (<see cref="MessagingOptions.Reliable"/>), which adds
+/// large messages, retransmission and exactly-once delivery to the handler without changing these calls.
 /// </remarks>
 public abstract partial class MessagingServiceBase : ServiceBase
 {
@@ -25,14 +26,29 @@ public abstract partial class MessagingServiceBase : ServiceBase
     private readonly Dictionary<Type, ushort> _typeIds = [];
     private readonly Dictionary<ulong, PendingRequest> _pending = [];
     private readonly MessageEncoder _encoder = new();
+    private readonly MessagingOptions _options;
     private ulong _lastRequestId;
 
-    /// <summary>Creates the service with its id and name.</summary>
+    /// <summary>Creates a best-effort service with its id and name.</summary>
     /// <exception cref="ArgumentOutOfRangeException">The id is 0 or in the runtime's range (0xFF00 and above).</exception>
     protected MessagingServiceBase(ushort serviceId, string name)
-        : base(serviceId, name)
+        : this(serviceId, name, MessagingOptions.BestEffort)
     {
     }
+
+    /// <summary>Creates the service with its id, name and settings: <see cref="MessagingOptions.Reliable"/> puts every message on the reliable transport.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The id is 0 or in the runtime's range (0xFF00 and above), or a transport option is out of range.</exception>
+    /// <exception cref="ArgumentNullException"><paramref name="options"/> is null.</exception>
+    protected MessagingServiceBase(ushort serviceId, string name, MessagingOptions options)
+        : base(serviceId, name)
+    {
+        _options = options ?? throw new ArgumentNullException(nameof(options));
+        (options.Transport ?? new ReliableOptions()).Validate();
+        _requestSent = OnRequestSent;
+    }
+
+    /// <summary>Gets how the service's messages travel: best effort, or on the reliable transport.</summary>
+    public MessageDelivery Delivery => _options.Delivery;
 
     /// <summary>Gets how many requests of this service wait for their reply here.</summary>
     public int PendingRequestCount => _pending.Count;
@@ -78,13 +94,24 @@ public abstract partial class MessagingServiceBase : ServiceBase
     public sealed override bool OnDeliver(Packet packet)
     {
         ArgumentNullException.ThrowIfNull(packet);
+        if (_reliable is { } reliable && reliable.IsEndpointPacket(packet.Payload))
+        {
+            return reliable.OnDeliver(packet);
+        }
+
         if (!Envelope.TryRead(packet.Payload, out var envelope))
         {
             Node.Drop(packet, DropReason.Malformed);
             return true;
         }
 
-        var body = packet.Payload[Envelope.SizeBytes..];
+        return Dispatch(envelope, packet.Payload[Envelope.SizeBytes..], Context(packet), packet);
+    }
+
+    /// <summary>Hands a message to what waits for it: a pending request, a request handler or a one-way handler.</summary>
+    /// <returns>True if the packet (when there is one) was dropped and so taken.</returns>
+    private bool Dispatch(Envelope envelope, ReadOnlySpan<byte> body, MessageContext context, Packet? packet)
+    {
         switch (envelope.Kind)
         {
             case EnvelopeKind.Reply:
@@ -105,16 +132,18 @@ public abstract partial class MessagingServiceBase : ServiceBase
 
                 return false;
             case EnvelopeKind.Request:
-                Answer(envelope, body, Context(packet));
+                Answer(envelope, body, context);
                 return false;
             default:
-                return DeliverMessage(packet, envelope, body);
+                return DeliverMessage(packet, envelope, body, context);
         }
     }
 
     /// <inheritdoc/>
     public override void OnDeregistered()
     {
+        _reliable?.Stop();
+        _reliable = null;
         var pending = _pending.Values.ToArray();
         _pending.Clear();
         foreach (var request in pending)
@@ -143,26 +172,36 @@ public abstract partial class MessagingServiceBase : ServiceBase
 
     private static MessageContext Context(Packet packet) => new(packet.Source, packet.Destination, packet.HopCount);
 
-    private bool DeliverMessage(Packet packet, Envelope envelope, ReadOnlySpan<byte> body)
+    private bool DeliverMessage(Packet? packet, Envelope envelope, ReadOnlySpan<byte> body, MessageContext context)
     {
         if (!_handlers.TryGetValue(envelope.Type, out var handler) || handler.IsRequest)
         {
-            Node.Drop(packet, DropReason.Malformed);
-            return true;
+            return DropIfPacket(packet, DropReason.Malformed);
         }
 
         try
         {
-            handler.Invoke(this, body, Context(packet), requestId: 0);
+            handler.Invoke(this, body, context, requestId: 0);
             return false;
         }
 #pragma warning disable CA1031 // A handler's fault must not stop the node; the message is counted as the service's fault.
         catch (Exception)
 #pragma warning restore CA1031
         {
-            Node.Drop(packet, DropReason.ServiceFault);
-            return true;
+            return DropIfPacket(packet, DropReason.ServiceFault);
         }
+    }
+
+    /// <summary>Counts a bad message's packet as dropped; a reliable message has none (the transport has acknowledged it), so nothing is counted.</summary>
+    private bool DropIfPacket(Packet? packet, DropReason reason)
+    {
+        if (packet is null)
+        {
+            return false;
+        }
+
+        Node.Drop(packet, reason);
+        return true;
     }
 
     private static string TooLarge(string what, int length, Packet packet) =>

@@ -6,6 +6,9 @@ internal abstract class PendingRequest(string description)
     /// <summary>Gets what the request was and where it went, for the messages of its failures.</summary>
     public string Description { get; } = description;
 
+    /// <summary>Gets or sets the request's id (the reliable mode's send completion finds the request by it).</summary>
+    public ulong RequestId { get; set; }
+
     /// <summary>Gets or sets the timer that fails the request when its timeout passes.</summary>
     public ITimer? Timeout { get; set; }
 

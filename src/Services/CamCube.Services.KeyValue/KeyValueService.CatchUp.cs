@@ -244,6 +244,7 @@ public sealed partial class KeyValueService
 
     private Want OnOffer(Offer offer)
     {
+        CommitNow();
         var want = new Want();
         foreach (var entry in offer.Entries)
         {

@@ -111,7 +111,7 @@ public sealed partial class KeyValueService
                 return new ClientReply { Status = ReplyStatus.Indeterminate };
         }
 
-        _storage.Apply(key, write);
+        await KeepSoon(key, write).ConfigureAwait(true);
         Watch(key);
         Statistics.WritesAcknowledged++;
         return new ClientReply { WriteStatus = WriteStatus.Written, Version = version };

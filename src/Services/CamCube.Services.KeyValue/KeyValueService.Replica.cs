@@ -1,4 +1,5 @@
 using CamCube.Services.KeyValue.Messages;
+using CamCube.Services.KeyValue.Replication;
 using CamCube.Services.KeyValue.Storage;
 
 namespace CamCube.Services.KeyValue;
@@ -6,10 +7,15 @@ namespace CamCube.Services.KeyValue;
 /// <summary>
 /// A replica of a key: it promises a new primary's ballot and refuses every lower one from then on
 /// (the fence: a deposed primary can no longer have a write or a read acknowledged), and keeps the
-/// writes of the primary it promised.
+/// writes of the primary it promised. The writes that arrive in one turn of the loop are committed
+/// together (one disk write); a promise first commits the writes still waiting, so the new primary
+/// hears of every write an old primary may yet be told was kept.
 /// </summary>
 public sealed partial class KeyValueService
 {
+    private CommitBatch? _commits;
+    private bool _commitPosted;
+
     /// <summary>The highest ballot this server promised per key (in memory: a restarted server promised nothing).</summary>
     private readonly Dictionary<Key, long> _promised = [];
 
@@ -25,6 +31,7 @@ public sealed partial class KeyValueService
         }
 
         _promised[key] = prepare.Ballot;
+        CommitNow();
         var held = _storage.Read(key);
         var promise = new Promise { Promised = true, Ballot = prepare.Ballot, Version = held?.Version ?? 0 };
         if (held is not null && held.Version > prepare.Version)
@@ -37,22 +44,48 @@ public sealed partial class KeyValueService
         return promise;
     }
 
-    internal Accepted OnAccept(Accept accept)
+    internal Task<Accepted> OnAcceptAsync(Accept accept)
     {
         var key = Key.FromBytes(accept.Key);
         var promised = PromisedBallot(key);
         if (accept.Ballot < promised)
         {
-            return new Accepted { Ballot = promised };
+            return Task.FromResult(new Accepted { Ballot = promised });
         }
 
         _promised[key] = accept.Ballot;
-        if (!accept.CheckOnly)
+        return accept.CheckOnly
+            ? Task.FromResult(new Accepted { Ok = true, Ballot = accept.Ballot })
+            : KeepAsync(key, new StoredValue(accept.Version, accept.Deleted ? null : accept.Value), accept.Ballot);
+    }
+
+    private async Task<Accepted> KeepAsync(Key key, StoredValue write, long ballot)
+    {
+        await KeepSoon(key, write).ConfigureAwait(true);
+        Watch(key);
+        return new Accepted { Ok = true, Ballot = ballot };
+    }
+
+    /// <summary>Queues a write for the next commit of this turn's writes; the task completes when it is on disk.</summary>
+    private Task<bool> KeepSoon(Key key, StoredValue write)
+    {
+        _commits ??= new CommitBatch(_storage);
+        var kept = _commits.Add(key, write);
+        if (!_commitPosted)
         {
-            _storage.Apply(key, new StoredValue(accept.Version, accept.Deleted ? null : accept.Value));
-            Watch(key);
+            _commitPosted = Node.TryPost(static state => ((KeyValueService)state!).CommitNow(), this);
+            if (!_commitPosted)
+            {
+                CommitNow();
+            }
         }
 
-        return new Accepted { Ok = true, Ballot = accept.Ballot };
+        return kept;
+    }
+
+    private void CommitNow()
+    {
+        _commitPosted = false;
+        _commits?.Commit();
     }
 }

@@ -42,7 +42,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         _valueBytesMax = _options.ValueBytesMax;
         HandleAsynchronously<ClientRequest, ClientReply>(KeyValueMessageType.ClientRequest, (request, _) => ServeAsync(request));
         Handle<Prepare, Promise>(KeyValueMessageType.Prepare, (prepare, _) => OnPrepare(prepare));
-        Handle<Accept, Accepted>(KeyValueMessageType.Accept, (accept, _) => OnAccept(accept));
+        HandleAsynchronously<Accept, Accepted>(KeyValueMessageType.Accept, (accept, _) => OnAcceptAsync(accept));
         Handle<Offer, Want>(KeyValueMessageType.Offer, (offer, _) => OnOffer(offer));
         Handle<Transfer, TransferAck>(KeyValueMessageType.Transfer, (transfer, _) => OnTransfer(transfer));
     }

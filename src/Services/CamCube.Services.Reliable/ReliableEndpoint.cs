@@ -41,6 +41,7 @@ public sealed partial class ReliableEndpoint
     private readonly Stack<SendFlow> _freeSendFlows = new();
     private readonly Dictionary<(Coordinate Source, ulong FlowId), ReceiveFlow> _receiveFlows = [];
     private readonly Stack<ReceiveFlow> _freeReceiveFlows = new();
+    private readonly Stack<OutgoingMessage> _freeMessages = new();
     private readonly ulong _incarnation;
     private uint _lastFlowNumber;
     private int _queuedMessages;
@@ -122,6 +123,24 @@ public sealed partial class ReliableEndpoint
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="length"/> exceeds the buffer.</exception>
     public Task SendAsync(KeyCoordinate key, IMemoryOwner<byte> message, int length) => Send(default, key, Slice(message, length), message);
 
+    /// <summary>
+    /// Sends <paramref name="message"/> to <paramref name="server"/> and tells <paramref name="completion"/>
+    /// how it ended, in a later turn on the loop: the callback form, for a caller that must stay on the
+    /// loop (no task, no continuation elsewhere), which allocates nothing per message in steady state
+    /// (pass a static lambda or a cached delegate). The caller keeps the bytes unchanged until then;
+    /// <paramref name="owner"/>, if given, is disposed when the send ends, refused or not.
+    /// </summary>
+    /// <returns>Null if the message was taken (the completion will run once); otherwise why it was refused at once (the completion never runs).</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="completion"/> is null.</exception>
+    public ReliableTransferException? Send(Coordinate server, ReadOnlyMemory<byte> message, IMemoryOwner<byte>? owner, ReliableSendCompletion completion, object? state) =>
+        Take(server, null, message, owner, completion ?? throw new ArgumentNullException(nameof(completion)), state, out _);
+
+    /// <summary>Sends <paramref name="message"/> to <paramref name="key"/>'s root and tells <paramref name="completion"/> how it ended; see <see cref="Send(Coordinate, ReadOnlyMemory{byte}, IMemoryOwner{byte}?, ReliableSendCompletion, object?)"/>.</summary>
+    /// <returns>Null if the message was taken; otherwise why it was refused at once.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="completion"/> is null.</exception>
+    public ReliableTransferException? Send(KeyCoordinate key, ReadOnlyMemory<byte> message, IMemoryOwner<byte>? owner, ReliableSendCompletion completion, object? state) =>
+        Take(default, key, message, owner, completion ?? throw new ArgumentNullException(nameof(completion)), state, out _);
+
     /// <summary>Gets whether a payload is one of this endpoint's packets (its first byte is <see cref="ReliableOptions.PacketTag"/>).</summary>
     public bool IsEndpointPacket(ReadOnlySpan<byte> payload) => payload.Length >= ReliableWire.PrefixBytes && payload[0] == _tag;
 
@@ -168,38 +187,40 @@ public sealed partial class ReliableEndpoint
 
     private long Ticks(TimeSpan span) => (long)(span.TotalSeconds * _node.TimeProvider.TimestampFrequency);
 
-    private Task Send(Coordinate server, KeyCoordinate? key, ReadOnlyMemory<byte> body, IMemoryOwner<byte>? owner)
+    private Task Send(Coordinate server, KeyCoordinate? key, ReadOnlyMemory<byte> body, IMemoryOwner<byte>? owner) =>
+        Take(server, key, body, owner, null, null, out var message) is { } refused ? Task.FromException(refused) : message!.Task;
+
+    /// <summary>Queues a message on its flow, or says why it cannot be sent at all.</summary>
+    private ReliableTransferException? Take(Coordinate server, KeyCoordinate? key, ReadOnlyMemory<byte> body, IMemoryOwner<byte>? owner, ReliableSendCompletion? completion, object? state, out OutgoingMessage? message)
     {
-        if (_stopped)
+        message = null;
+        var refused = _stopped ? new ReliableTransferException(ReliableFailure.Stopped, "The reliable endpoint is stopped.")
+            : body.Length > _options.MessageBytesMax ? new ReliableTransferException(ReliableFailure.MessageTooLarge, $"The message is {body.Length} bytes; the limit is {_options.MessageBytesMax}.")
+            : _queuedMessages >= _options.QueuedMessagesMax ? new ReliableTransferException(ReliableFailure.QueueFull, $"The endpoint already holds {_queuedMessages} messages, its limit.")
+            : key is null && !_node.Reachability.IsReachable(server) ? new ReliableTransferException(ReliableFailure.PeerUnreachable, $"Server {server} is unreachable.")
+            : null;
+        if (refused is not null)
         {
             owner?.Dispose();
-            return Task.FromException(new ReliableTransferException(ReliableFailure.Stopped, "The reliable endpoint is stopped."));
-        }
-
-        if (body.Length > _options.MessageBytesMax)
-        {
-            owner?.Dispose();
-            return Task.FromException(new ReliableTransferException(ReliableFailure.MessageTooLarge, $"The message is {body.Length} bytes; the limit is {_options.MessageBytesMax}."));
-        }
-
-        if (_queuedMessages >= _options.QueuedMessagesMax)
-        {
-            owner?.Dispose();
-            return Task.FromException(new ReliableTransferException(ReliableFailure.QueueFull, $"The endpoint already holds {_queuedMessages} messages, its limit."));
-        }
-
-        if (key is null && !_node.Reachability.IsReachable(server))
-        {
-            owner?.Dispose();
-            return Task.FromException(new ReliableTransferException(ReliableFailure.PeerUnreachable, $"Server {server} is unreachable."));
+            return refused;
         }
 
         var flow = FlowFor(server, key);
-        var message = new OutgoingMessage(body, owner, Math.Max(1, (body.Length + _fragmentBytes - 1) / _fragmentBytes));
+        var packets = Math.Max(1, (body.Length + _fragmentBytes - 1) / _fragmentBytes);
+        if (completion is null)
+        {
+            message = new OutgoingMessage(body, owner, packets);
+        }
+        else
+        {
+            message = _freeMessages.Count > 0 ? _freeMessages.Pop() : new OutgoingMessage(_node, _freeMessages);
+            message.Reset(body, owner, packets, completion, state);
+        }
+
         flow.Enqueue(message);
         _queuedMessages++;
         Activate(flow);
-        return message.Task;
+        return null;
     }
 
     private SendFlow FlowFor(Coordinate server, KeyCoordinate? key)

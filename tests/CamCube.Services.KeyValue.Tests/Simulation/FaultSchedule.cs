@@ -6,9 +6,10 @@ namespace CamCube.Services.KeyValue.Tests.Simulation;
 /// Random kills, restarts and partitions (a server cut off by all its cables) from a seed, never
 /// more than <see cref="FaultyMax"/> servers down or cut off at once (r - 1: so at most r - 1 of any
 /// key's servers), and never one of the <paramref name="spared"/> servers (the clients' own); most
-/// faults hit the <paramref name="targets"/> (the workload's keys' servers).
+/// faults hit the <paramref name="targets"/> (the workload's keys' servers). Half the restarts
+/// come back with an empty disk (<paramref name="wipe"/>), as a server of the memory backend does.
 /// </summary>
-internal sealed class FaultSchedule(SimulatedCube cube, Random random, IReadOnlyCollection<Coordinate> spared, Coordinate[] targets)
+internal sealed class FaultSchedule(SimulatedCube cube, Random random, IReadOnlyCollection<Coordinate> spared, Coordinate[] targets, Action<Coordinate> wipe)
 {
     public const int FaultyMax = 2;
 
@@ -18,6 +19,8 @@ internal sealed class FaultSchedule(SimulatedCube cube, Random random, IReadOnly
     public int Kills { get; private set; }
 
     public int Partitions { get; private set; }
+
+    public int Wipes { get; private set; }
 
     /// <summary>Does one random thing: kill, restart, cut off or reconnect a server.</summary>
     public void Step()
@@ -42,6 +45,12 @@ internal sealed class FaultSchedule(SimulatedCube cube, Random random, IReadOnly
         {
             var back = _dead[random.Next(_dead.Count)];
             _dead.Remove(back);
+            if (random.NextDouble() < 0.5)
+            {
+                wipe(back);
+                Wipes++;
+            }
+
             cube.Restart(back);
         }
         else if (_isolated.Count > 0)

@@ -27,7 +27,7 @@ internal sealed class RegisterWorkload
         Random = new Random(seed);
         Keys = [.. Enumerable.Range(0, keyCount).Select(i => Key.FromString($"register-{seed}-{i}"))];
         var targets = Keys.SelectMany(key => KeySpace.For(s_shape).GetServersForKey(key, StoreOptions.ReplicaCount + 1)).Except(s_clientNodes).Distinct().ToArray();
-        Faults = new FaultSchedule(Cube, Random, s_clientNodes, targets);
+        Faults = new FaultSchedule(Cube, Random, s_clientNodes, targets, Store.Wipe);
     }
 
     public int Seed { get; }

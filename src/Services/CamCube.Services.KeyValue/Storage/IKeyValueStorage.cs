@@ -25,6 +25,28 @@ public interface IKeyValueStorage : IDisposable
     /// <exception cref="ArgumentOutOfRangeException">The version is not positive.</exception>
     bool Apply(Key key, StoredValue value);
 
+    /// <summary>
+    /// Keeps several writes at once, each when it is newer than what is held for its key, as one
+    /// commit (one disk write for the disk backend: the writes that wait together share it). By
+    /// default, <see cref="Apply"/> for each.
+    /// </summary>
+    /// <param name="writes">The keys and writes, applied in order.</param>
+    /// <param name="kept">Set to whether each write was kept; as long as <paramref name="writes"/>.</param>
+    /// <exception cref="ArgumentException"><paramref name="kept"/> is shorter than <paramref name="writes"/>.</exception>
+    void ApplyAll(IReadOnlyList<KeyValuePair<Key, StoredValue>> writes, Span<bool> kept)
+    {
+        ArgumentNullException.ThrowIfNull(writes);
+        if (kept.Length < writes.Count)
+        {
+            throw new ArgumentException($"{writes.Count} writes need as many results, not {kept.Length}.", nameof(kept));
+        }
+
+        for (var i = 0; i < writes.Count; i++)
+        {
+            kept[i] = Apply(writes[i].Key, writes[i].Value);
+        }
+    }
+
     /// <summary>Lists every key held with its version, in key order, for catching a replica up.</summary>
     /// <returns>A snapshot taken when the call is made.</returns>
     IReadOnlyList<KeyVersion> ListVersions();

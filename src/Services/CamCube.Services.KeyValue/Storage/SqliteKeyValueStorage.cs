@@ -118,6 +118,42 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
         }
     }
 
+    /// <summary>Keeps the writes in one transaction: one commit, so one disk write, for all of them.</summary>
+    /// <inheritdoc/>
+    public void ApplyAll(IReadOnlyList<KeyValuePair<Key, StoredValue>> writes, Span<bool> kept)
+    {
+        ArgumentNullException.ThrowIfNull(writes);
+        if (kept.Length < writes.Count)
+        {
+            throw new ArgumentException($"{writes.Count} writes need as many results, not {kept.Length}.", nameof(kept));
+        }
+
+        lock (_lock)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            using var transaction = _connection.BeginTransaction();
+            _apply.Transaction = transaction;
+            try
+            {
+                for (var i = 0; i < writes.Count; i++)
+                {
+                    var (key, value) = (writes[i].Key, writes[i].Value);
+                    ArgumentOutOfRangeException.ThrowIfLessThan(value.Version, 1, nameof(writes));
+                    _apply.Parameters["$key"].Value = KeyBytes(key);
+                    _apply.Parameters["$version"].Value = value.Version;
+                    _apply.Parameters["$value"].Value = (object?)value.Value ?? DBNull.Value;
+                    kept[i] = _apply.ExecuteNonQuery() == 1;
+                }
+
+                transaction.Commit();
+            }
+            finally
+            {
+                _apply.Transaction = null;
+            }
+        }
+    }
+
     /// <inheritdoc/>
     public IReadOnlyList<KeyVersion> ListVersions()
     {

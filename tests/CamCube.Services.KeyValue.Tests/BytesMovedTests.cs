@@ -1,0 +1,97 @@
+using CamCube.Testing;
+
+namespace CamCube.Services.KeyValue.Tests;
+
+/// <summary>camcubeos 5.2: a server back before t moves only what it missed; one gone longer is re-replicated at t and recovers what changed when it rejoins.</summary>
+public sealed class BytesMovedTests
+{
+    private const int KeyCount = 90;
+    private const int FirstValueBytes = 100;
+    private const int NewValueBytes = 300;
+    private static readonly TorusShape s_shape = new(3, 3, 3);
+    private static readonly Coordinate s_victim = new(1, 1, 1);
+    private static readonly Coordinate s_client = new(0, 0, 0);
+    private static readonly Key[] s_keys = [.. Enumerable.Range(0, KeyCount).Select(i => Key.FromString($"moved-{i}"))];
+    private static readonly Key[] s_victimKeys = [.. s_keys.Where(key => KeySpace.For(s_shape).GetServersForKey(key, 3).Contains(s_victim))];
+
+    [Fact]
+    public async Task ServerBackBeforeTCatchesUpOnlyOnTheKeysWrittenWhileItWasAway()
+    {
+        var store = await StartWithKeysAsync(TimeSpan.FromSeconds(180));
+        store.Cube.Kill(s_victim);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        var rewritten = await RewriteSomeKeysAsync(store);
+        store.Cube.RunFor(TimeSpan.FromSeconds(60));
+
+        store.Cube.Restart(s_victim);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        store.Cube.RunFor(TimeSpan.FromSeconds(2));
+
+        var missed = s_victimKeys.Intersect(rewritten).Count();
+        Assert.True(missed >= 3, $"only {missed} of the victim's {s_victimKeys.Length} keys were rewritten");
+        var victim = store[s_victim].Statistics;
+        Assert.Equal(missed, victim.KeysReceived);
+        Assert.Equal(missed * NewValueBytes, victim.BytesReceived);
+        Assert.Equal(missed, Sum(store, s => s.CatchUpKeysSent));
+        Assert.Equal(missed * NewValueBytes, Sum(store, s => s.CatchUpBytesSent));
+        Assert.Equal(0, Sum(store, s => s.ReReplicationKeysSent));
+        Assert.All(s_victimKeys, key => Assert.Equal(ExpectedBytes(key, rewritten), store.DiskOf(s_victim).Read(key)!.Value!.Length));
+    }
+
+    [Fact]
+    public async Task ServerGoneLongerThanTIsReReplicatedAtTAndRecoversWhatChangedWhenItRejoins()
+    {
+        var t = TimeSpan.FromSeconds(30);
+        var store = await StartWithKeysAsync(t);
+        store.Cube.Kill(s_victim);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        store.Cube.RunFor(t - TimeSpan.FromSeconds(1));
+        Assert.Equal(0, Sum(store, s => s.ReReplicationKeysSent));
+
+        store.Cube.RunFor(TimeSpan.FromSeconds(2));
+        Assert.Equal(s_victimKeys.Length, Sum(store, s => s.ReReplicationKeysSent));
+        Assert.Equal(s_victimKeys.Length * FirstValueBytes, Sum(store, s => s.ReReplicationBytesSent));
+        var live = KeySpace.For(s_shape);
+        Assert.All(s_keys, key => Assert.Equal(3, store.Cube.LiveNodes.Count(node => store.DiskOf(node.Self).Read(key) is not null && node.Self != s_victim && Array.IndexOf(live.GetServersForKey(key, 3, node.Reachability), node.Self) >= 0)));
+
+        var rewritten = await RewriteSomeKeysAsync(store);
+        store.Cube.Restart(s_victim);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        store.Cube.RunFor(TimeSpan.FromSeconds(2));
+
+        var missed = s_victimKeys.Intersect(rewritten).Count();
+        Assert.Equal(missed, store[s_victim].Statistics.KeysReceived);
+        Assert.Equal(missed * NewValueBytes, store[s_victim].Statistics.BytesReceived);
+        Assert.Equal(s_victimKeys.Length, Sum(store, s => s.ReReplicationKeysSent));
+        Assert.All(s_victimKeys, key => Assert.Equal(ExpectedBytes(key, rewritten), store.DiskOf(s_victim).Read(key)!.Value!.Length));
+    }
+
+    private static async Task<StoreCube> StartWithKeysAsync(TimeSpan t)
+    {
+        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 5 }, new KeyValueServiceOptions { ReReplicationDelay = t });
+        foreach (var key in s_keys)
+        {
+            await store.Run(store[s_client].PutAsync(key, new byte[FirstValueBytes]));
+        }
+
+        Assert.True(s_victimKeys.Length >= 6, $"the victim holds only {s_victimKeys.Length} keys");
+        return store;
+    }
+
+    private static async Task<Key[]> RewriteSomeKeysAsync(StoreCube store)
+    {
+        // Every third key, and half of the victim's keys at least.
+        var rewritten = s_keys.Where((_, i) => i % 3 == 0).Union(s_victimKeys.Take(s_victimKeys.Length / 2)).ToArray();
+        foreach (var key in rewritten)
+        {
+            await store.Run(store[s_client].PutAsync(key, new byte[NewValueBytes]));
+        }
+
+        return rewritten;
+    }
+
+    private static int ExpectedBytes(Key key, Key[] rewritten) => rewritten.Contains(key) ? NewValueBytes : FirstValueBytes;
+
+    private static long Sum(StoreCube store, Func<KeyValueStatistics, long> counter) =>
+        store.Cube.LiveNodes.Sum(node => counter(node.GetService<KeyValueService>()!.Statistics));
+}
