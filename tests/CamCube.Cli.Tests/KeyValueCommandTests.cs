@@ -151,6 +151,7 @@ public sealed class KeyValueCommandTests : IDisposable
         {
             start.ArgumentList.Add("--memcached-port");
             start.ArgumentList.Add(port.ToString(CultureInfo.InvariantCulture));
+            start.ArgumentList.Add("--kv-cache");
         }
 
         if (storage is not null)

@@ -49,7 +49,7 @@ public static class ArgumentCheck
             var reader = new ArgumentReader("node", options, NodeArguments.ValueOptions, NodeArguments.FlagOptions);
             var configuration = new ConfigurationBuilder().AddInMemoryCollection(NodeArguments.Settings(reader)).AddCommandLine(settings.ToArray()).Build();
             CamCubeNodeOptions.Bind(configuration).Validate();
-            _ = KeyValueNodeSettings.Read(configuration.GetSection(KeyValueNodeSettings.Section));
+            _ = KeyValueNodeSettings.Read(configuration);
             return null;
         }
         catch (UsageException e)

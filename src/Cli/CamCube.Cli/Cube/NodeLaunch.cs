@@ -54,6 +54,12 @@ internal static class NodeLaunch
             yield return string.Create(CultureInfo.InvariantCulture, $"--{Nodes.ReferenceServices.MemcachedSection}:Port={memcached.Port}");
         }
 
+        if (cube.NodeProgram is not null)
+        {
+            // A user's node program runs its own services: the store's settings are the built-in node's.
+            yield break;
+        }
+
         var keyValue = KeyValue(self, layout, cube);
         yield return $"--{Nodes.KeyValueNodeSettings.Section}:Storage={keyValue.Storage}";
         yield return $"--{Nodes.KeyValueNodeSettings.Section}:Directory={keyValue.Directory}";

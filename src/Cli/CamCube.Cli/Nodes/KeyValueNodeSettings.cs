@@ -14,7 +14,8 @@ namespace CamCube.Cli.Nodes;
 /// <param name="Storage">The backend: sqlite or memory.</param>
 /// <param name="Directory">Where the SQLite database goes.</param>
 /// <param name="FrontEnd">Where the front-end listens, or null for none.</param>
-internal sealed record KeyValueNodeSettings(string Storage, string Directory, IPEndPoint? FrontEnd)
+/// <param name="CacheReadsStore">Whether the node's cache reads the store's replica on a miss at a key's root and keeps no second copy of it (camcubeos 5.2); off by default, as the cache then serves the store's values under the same names (a cache flush_all or delete does not remove them).</param>
+internal sealed record KeyValueNodeSettings(string Storage, string Directory, IPEndPoint? FrontEnd, bool CacheReadsStore = false)
 {
     /// <summary>The configuration section.</summary>
     public const string Section = "KeyValue";
@@ -25,18 +26,36 @@ internal sealed record KeyValueNodeSettings(string Storage, string Directory, IP
     /// <summary>The memory backend's name.</summary>
     public const string Memory = "memory";
 
-    /// <summary>Reads and checks the section.</summary>
+    /// <summary>Reads and checks the section (and the node's control socket, beside which the database goes by default).</summary>
     /// <exception cref="CamCubeConfigurationException">A setting is not valid; the one-line message names it.</exception>
-    public static KeyValueNodeSettings Read(IConfigurationSection section)
+    public static KeyValueNodeSettings Read(IConfiguration configuration)
     {
+        var section = configuration.GetSection(Section);
         var storage = (section["Storage"] ?? Sqlite).ToLowerInvariant();
         if (storage is not (Sqlite or Memory))
         {
             throw new CamCubeConfigurationException($"{Section}:Storage: '{section["Storage"]}' is neither {Sqlite} nor {Memory}.");
         }
 
-        var directory = section["Directory"] is { Length: > 0 } configured ? configured : Path.Combine(Cube.CubeLayout.DefaultDirectory(), "data");
-        return new KeyValueNodeSettings(storage, Path.GetFullPath(directory), ReferenceServices.ListenEndPoint(section));
+        var cacheReadsStore = section["CacheReadsStore"] switch
+        {
+            null => false,
+            var text when bool.TryParse(text, out var value) => value,
+            var text => throw new CamCubeConfigurationException($"{Section}:CacheReadsStore: '{text}' is neither true nor false."),
+        };
+        var socket = configuration[$"{CamCubeNodeOptions.SectionName}:{nameof(CamCubeNodeOptions.ControlSocket)}"];
+        return new KeyValueNodeSettings(storage, Path.GetFullPath(DefaultDirectory(section, socket)), ReferenceServices.ListenEndPoint(section), cacheReadsStore);
+    }
+
+    /// <summary>Where the database goes: <c>Directory</c>; else <c>data</c> beside the node's control socket (the node's own state); else the default state directory's <c>data</c>.</summary>
+    private static string DefaultDirectory(IConfigurationSection section, string? socket)
+    {
+        if (section["Directory"] is { Length: > 0 } configured)
+        {
+            return configured;
+        }
+
+        return Path.Combine(Path.GetDirectoryName(socket) is { Length: > 0 } beside ? beside : Cube.CubeLayout.DefaultDirectory(), "data");
     }
 
     /// <summary>Opens the node's storage: its own SQLite database in <see cref="Directory"/>, named after the node, or memory.</summary>

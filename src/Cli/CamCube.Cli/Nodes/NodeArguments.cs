@@ -20,7 +20,7 @@ internal static class NodeArguments
     ];
 
     /// <summary>The options that take no value.</summary>
-    public static readonly string[] FlagOptions = ["--insecure", "--no-udp-gso", "--exit-with-stdin"];
+    public static readonly string[] FlagOptions = ["--insecure", "--no-udp-gso", "--exit-with-stdin", "--kv-cache"];
 
     private static readonly string[] s_sections = ["--CamCube:", "--Memcached:", "--KeyValue:", "--Logging:"];
 
@@ -106,6 +106,11 @@ internal static class NodeArguments
         if (reader.Flag("--exit-with-stdin"))
         {
             settings[node + nameof(CamCubeNodeOptions.ExitWithStdin)] = "true";
+        }
+
+        if (reader.Flag("--kv-cache"))
+        {
+            settings[KeyValueNodeSettings.Section + ":CacheReadsStore"] = "true";
         }
 
         if (reader.Flag("--no-udp-gso"))

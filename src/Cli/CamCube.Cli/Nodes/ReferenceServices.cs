@@ -19,8 +19,8 @@ namespace CamCube.Cli.Nodes;
 /// benchmark, the cache and, when a port is configured (<c>Memcached:Port</c>, with
 /// <c>Memcached:Host</c>), its memcached front-end; the replicated key-value store
 /// (<see cref="KeyValueNodeSettings"/>: SQLite by default) and, when <c>KeyValue:Port</c> is
-/// configured, its own memcached front-end. The cache reads the store's local replica on a miss at
-/// a key's root and keeps no second copy of it (<see cref="StoreCacheValueSource"/>). Ping and key
+/// configured, its own memcached front-end. With <c>KeyValue:CacheReadsStore</c>, the cache reads the
+/// store's local replica on a miss at a key's root and keeps no second copy of it (<see cref="StoreCacheValueSource"/>). Ping and key
 /// probe come with every node.
 /// </summary>
 internal static class ReferenceServices
@@ -32,10 +32,10 @@ internal static class ReferenceServices
     public static CamCubeNodeBuilder AddReferenceServices(this CamCubeNodeBuilder node)
     {
         // The storage is the host's: disposed after the node has stopped.
-        node.Services.TryAddSingleton(sp => KeyValueNodeSettings.Read(sp.GetRequiredService<IConfiguration>().GetSection(KeyValueNodeSettings.Section)));
+        node.Services.TryAddSingleton(sp => KeyValueNodeSettings.Read(sp.GetRequiredService<IConfiguration>()));
         node.Services.TryAddSingleton(sp => sp.GetRequiredService<KeyValueNodeSettings>().Open(KeyValueNodeSettings.NodeName(sp.GetRequiredService<IConfiguration>()[$"{CamCubeNodeOptions.SectionName}:{nameof(CamCubeNodeOptions.Coordinate)}"])));
         return node.AddService(_ => new LinkBenchmarkService())
-            .AddService(sp => new CacheService(valueSource: new StoreCacheValueSource(sp.GetRequiredService<IKeyValueStorage>(), TimeProvider.System)))
+            .AddService(sp => new CacheService(valueSource: CacheSource(sp.GetRequiredService<KeyValueNodeSettings>(), sp.GetRequiredService<IKeyValueStorage>())))
             .AddService(sp => new KeyValueService(sp.GetRequiredService<IKeyValueStorage>()))
             .AddFrontEnd(sp => MemcachedFrontEnd(ListenEndPoint(sp.GetRequiredService<IConfiguration>().GetSection(MemcachedSection))))
             .AddFrontEnd(sp => KeyValueFrontEnd(sp.GetRequiredService<KeyValueNodeSettings>().FrontEnd));
@@ -47,12 +47,16 @@ internal static class ReferenceServices
         var parts = new CamCubeNodeParts();
         var storage = keyValue.Open(nodeName);
         parts.Services.Add(new LinkBenchmarkService());
-        parts.Services.Add(new CacheService(valueSource: new StoreCacheValueSource(storage, TimeProvider.System)));
+        parts.Services.Add(new CacheService(valueSource: CacheSource(keyValue, storage)));
         parts.Services.Add(new KeyValueService(storage));
         parts.FrontEnds.Add(MemcachedFrontEnd(memcached));
         parts.FrontEnds.Add(KeyValueFrontEnd(keyValue.FrontEnd));
         return parts;
     }
+
+    /// <summary>The store as the cache's value source when <see cref="KeyValueNodeSettings.CacheReadsStore"/> says so.</summary>
+    private static StoreCacheValueSource? CacheSource(KeyValueNodeSettings settings, IKeyValueStorage storage) =>
+        settings.CacheReadsStore ? new StoreCacheValueSource(storage, TimeProvider.System) : null;
 
     /// <summary>Reads a front-end's <c>Port</c> and <c>Host</c> (default 127.0.0.1) from its section; null when no port is configured.</summary>
     /// <exception cref="CamCubeConfigurationException">The port or the host is not valid; the message names it.</exception>
