@@ -134,6 +134,19 @@ public sealed class KeyValueFrontEndTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task CasAndDeleteAnswerNotFoundAndKeepTheStoredItemWhenItHasExpired()
+    {
+        await _client.AskAsync("set x 0 10 1\r\na\r\n");
+        var stored = _store[Key.Hash("x"u8)]!;
+        _time.Advance(TimeSpan.FromSeconds(10));
+
+        Assert.Equal("NOT_FOUND\r\n", await _client.AskAsync($"cas x 0 0 1 {stored.Version}\r\nb\r\n"));
+        Assert.Equal("NOT_FOUND\r\n", await _client.AskAsync("delete x\r\n"));
+        Assert.Equal(stored.Version, _store[Key.Hash("x"u8)]!.Version);
+        Assert.Equal("END\r\n", await _client.AskAsync("gets x\r\n", "END\r\n"));
+    }
+
+    [Fact]
     public async Task FlushAllHidesTheItemsWrittenBeforeItButNotThoseWrittenAfter()
     {
         await _client.AskAsync("set old 0 0 1\r\no\r\n");

@@ -67,13 +67,27 @@ internal sealed partial class KeyValueCommands
         }
     }
 
-    /// <summary>Runs delete.</summary>
+    /// <summary>Runs delete: a delete on the version read, so an item that expired or was flushed but is still stored answers NOT_FOUND as memcached does; again while another write comes between.</summary>
     public async Task<KeyValueReply> DeleteAsync(Key key)
     {
         try
         {
-            var outcome = await _store.DeleteAsync(key).ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
-            return outcome.Succeeded ? KeyValueReply.Deleted : KeyValueReply.NotFound;
+            for (var attempt = 0; attempt < _options.ConditionalRetriesMax; attempt++)
+            {
+                var found = await ReadAsync(key).ConfigureAwait(false);
+                if (!found.IsLive)
+                {
+                    return KeyValueReply.NotFound;
+                }
+
+                var outcome = await _store.DeleteAsync(key, WriteCondition.IfVersion(found.Version)).ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
+                if (outcome.Status != WriteStatus.ConditionFailed)
+                {
+                    return outcome.Succeeded ? KeyValueReply.Deleted : KeyValueReply.NotFound;
+                }
+            }
+
+            return KeyValueReply.Busy;
         }
         catch (KeyValueStoreException ex)
         {
@@ -177,12 +191,22 @@ internal sealed partial class KeyValueCommands
         return KeyValueReply.Busy;
     }
 
-    /// <summary>cas: a put on the client's cas unique; a unique that no version can be (0, or over 2^63 - 1) never matches.</summary>
+    /// <summary>
+    /// cas: a put on the client's cas unique, after a read that finds the item live at that version,
+    /// so an item that expired or was flushed but is still stored answers NOT_FOUND as memcached
+    /// does; a unique that no version can be (0, or over 2^63 - 1) never matches.
+    /// </summary>
     private async Task<KeyValueReply> CompareAndSwapAsync(Key key, ulong unique, byte[] stored)
     {
-        if (unique is 0 or > long.MaxValue)
+        var found = await ReadAsync(key).ConfigureAwait(false);
+        if (!found.IsLive)
         {
-            return (await ReadAsync(key).ConfigureAwait(false)).IsLive ? KeyValueReply.Exists : KeyValueReply.NotFound;
+            return KeyValueReply.NotFound;
+        }
+
+        if (unique is 0 or > long.MaxValue || found.Version != (long)unique)
+        {
+            return KeyValueReply.Exists;
         }
 
         var outcome = await PutAsync(key, stored, WriteCondition.IfVersion((long)unique)).ConfigureAwait(false);
