@@ -27,7 +27,7 @@ public sealed class LinearizabilityTests(ITestOutputHelper output)
     {
         var history = workload.Run(TimeSpan.FromSeconds(2));
 
-        var results = LinearizabilityChecker.CheckEachKey(RegisterModel.Instance, history, op => op.Input.Key, StatesExploredMax);
+        var results = LinearizabilityChecker.CheckEachKey(RegisterSpecification.Instance, history, op => op.Input.Key, StatesExploredMax);
         var completed = history.Count(op => op.Completed);
         output.WriteLine($"seed {seed}: {history.Count} operations ({completed} answered), {workload.Faults.Kills} kills ({workload.Faults.Wipes} back with an empty disk), {workload.Faults.Partitions} cut-offs");
         foreach (var (key, result) in results)

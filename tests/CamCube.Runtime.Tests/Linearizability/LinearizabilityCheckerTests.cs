@@ -82,14 +82,14 @@ public sealed class LinearizabilityCheckerTests
     {
         var history = new[]
         {
-            Write(0, 1, 0, 1, key: "a"),
-            Write(0, 2, 2, 3, key: "b"),
-            Read(1, 1, 4, 5, key: "a"),
-            Read(1, 1, 6, 7, key: "b"),
+            Write(0, 1, 0, 1, key: 1),
+            Write(0, 2, 2, 3, key: 2),
+            Read(1, 1, 4, 5, key: 1),
+            Read(1, 1, 6, 7, key: 2),
         };
         var results = LinearizabilityChecker.CheckEachKey(RegisterSpecification.Instance, history, op => op.Input.Key);
-        Assert.Equal(LinearizabilityVerdict.Linearizable, results["a"].Verdict);
-        Assert.Equal(LinearizabilityVerdict.NotLinearizable, results["b"].Verdict);
+        Assert.Equal(LinearizabilityVerdict.Linearizable, results[1].Verdict);
+        Assert.Equal(LinearizabilityVerdict.NotLinearizable, results[2].Verdict);
     }
 
     [Fact]
@@ -164,13 +164,13 @@ public sealed class LinearizabilityCheckerTests
     private static LinearizabilityResult<RegisterInput, RegisterOutput> Check(HistoryOperation<RegisterInput, RegisterOutput>[] history) =>
         LinearizabilityChecker.Check(RegisterSpecification.Instance, history);
 
-    private static HistoryOperation<RegisterInput, RegisterOutput> Write(int client, int value, long from, long to, string key = "k") =>
+    private static HistoryOperation<RegisterInput, RegisterOutput> Write(int client, int value, long from, long to, int key = 0) =>
         new(client, new RegisterInput(RegisterOperation.Write, value, Key: key), new RegisterOutput(null, false), from, to);
 
     private static HistoryOperation<RegisterInput, RegisterOutput> PendingWrite(int client, int value, long from) =>
         new(client, new RegisterInput(RegisterOperation.Write, value), new RegisterOutput(null, false), from, ReturnedAt: 0, Completed: false);
 
-    private static HistoryOperation<RegisterInput, RegisterOutput> Read(int client, int? value, long from, long to, string key = "k") =>
+    private static HistoryOperation<RegisterInput, RegisterOutput> Read(int client, int? value, long from, long to, int key = 0) =>
         new(client, new RegisterInput(RegisterOperation.Read, Key: key), new RegisterOutput(value, false), from, to);
 
     private static HistoryOperation<RegisterInput, RegisterOutput> Cas(int client, int expected, int value, bool swapped, long from, long to) =>

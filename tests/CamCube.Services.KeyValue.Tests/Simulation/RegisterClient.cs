@@ -26,7 +26,7 @@ internal sealed class RegisterClient(int id, KeyValueService store, Key[] keys, 
         _invokedAt = now;
         if (roll < 0.4)
         {
-            _input = new RegisterInput(key, RegisterOperation.Read);
+            _input = new RegisterInput(RegisterOperation.Read, Key: key);
             _pending = store.GetAsync(keys[key]);
             return;
         }
@@ -34,13 +34,13 @@ internal sealed class RegisterClient(int id, KeyValueService store, Key[] keys, 
         var value = (id * 1_000_000) + ++_written;
         if (roll < 0.7)
         {
-            _input = new RegisterInput(key, RegisterOperation.Write, value);
+            _input = new RegisterInput(RegisterOperation.Write, value, Key: key);
             _pending = store.PutAsync(keys[key], Encode(value), WriteCondition.Always);
             return;
         }
 
         var read = _lastRead.GetValueOrDefault(key);
-        _input = new RegisterInput(key, RegisterOperation.CompareAndSwap, value, read is null ? null : Decode(read.Value));
+        _input = new RegisterInput(RegisterOperation.CompareAndSwap, value, read is null ? null : Decode(read.Value), key);
         _pending = store.PutAsync(keys[key], Encode(value), read is null ? WriteCondition.IfAbsent : WriteCondition.IfVersion(read.Version));
     }
 

@@ -1,40 +1,26 @@
-using CamCube.Testing.Linearizability;
-
-namespace CamCube.Services.KeyValue.Tests.Simulation;
-
-/// <summary>What a register operation does.</summary>
-internal enum RegisterOperation
-{
-    Read,
-    Write,
-    CompareAndSwap,
-}
-
-/// <summary>A register's value: null before the first write.</summary>
-internal sealed record RegisterState(int? Value);
-
-/// <summary>An operation on the register of <paramref name="Key"/>; a compare-and-swap from null is an add (<see cref="WriteCondition.IfAbsent"/>).</summary>
-internal sealed record RegisterInput(int Key, RegisterOperation Kind, int? Value = null, int? Expected = null);
-
-/// <summary>An operation's answer: the value read, or whether a compare-and-swap swapped.</summary>
-internal sealed record RegisterOutput(int? Value, bool Swapped);
+namespace CamCube.Testing.Linearizability;
 
 /// <summary>
-/// The register the store promises per key. Every value written is unique, so a compare-and-swap on
-/// the version read (what the store does) is a compare-and-swap on the value read (what this checks).
+/// A register holding a number (null before the first write), with read, write and compare-and-swap
+/// on the value: the sequential specification of a key in a store's register workload. When every
+/// value written is unique, a compare-and-swap on the version read is a compare-and-swap on the value read.
 /// </summary>
-internal sealed class RegisterModel : ISequentialSpecification<RegisterState, RegisterInput, RegisterOutput>
+public sealed class RegisterSpecification : ISequentialSpecification<RegisterState, RegisterInput, RegisterOutput>
 {
-    public static RegisterModel Instance { get; } = new();
+    /// <summary>Gets the one instance (the specification holds no state).</summary>
+    public static RegisterSpecification Instance { get; } = new();
 
+    /// <inheritdoc/>
     public RegisterState Initial { get; } = new(null);
 
+    /// <inheritdoc/>
     public bool TryStep(RegisterState state, RegisterInput input, RegisterOutput output, out RegisterState next)
     {
         next = Apply(state, input, out var expected);
         return expected == output;
     }
 
+    /// <inheritdoc/>
     public IEnumerable<RegisterState> StepsWithUnknownOutput(RegisterState state, RegisterInput input)
     {
         yield return Apply(state, input, out _);
