@@ -73,6 +73,34 @@ public sealed class CubeDrillTests(DrillCubeFixture fixture) : IClassFixture<Dri
     }
 
     [Fact]
+    public void FaultsOnAllReachTheLiveNodesAndNameTheKilledOneWhenANodeIsKilled()
+    {
+        var live = new Coordinate(2, 0, 0);
+        long Dropped() => Cube.Node(live).GetProperty("faults").GetProperty("dropped").GetInt64();
+        Assert.Equal(0, Cube.Run("cube", "kill", "1,0,0").Exit);
+        try
+        {
+            var before = Dropped();
+            var (exit, output, error) = Cube.Run("cube", "faults", "all", "--drop", "1");
+            Assert.Equal(1, exit);
+            Assert.Equal("faults set on 2 of 3 nodes: drop=1\n", output.ReplaceLineEndings("\n"));
+            Assert.Equal("camcube cube faults: node (1,0,0) does not answer; is it killed? ('camcube cube status')\n", error.ReplaceLineEndings("\n"));
+
+            // (2,0,0) comes after the killed node in 'all': it got the faults too.
+            Assert.True(Wait.Until(() => Dropped() > before + 10, s_patience));
+        }
+        finally
+        {
+            var (started, _, startError) = Cube.Run("cube", "start", "1,0,0");
+            Assert.True(started == 0, startError);
+            var (cleared, _, clearError) = Cube.Run("cube", "faults", "all");
+            Assert.True(cleared == 0, clearError);
+        }
+
+        Assert.True(Wait.Until(AllLinksUp, s_patience));
+    }
+
+    [Fact]
     public void NodeRefusesAFaultDelayBeyondTheMaximumWhenAskedDirectly()
     {
         var answer = Cube.Node(new Coordinate(0, 0, 0), "faults delay-ms=1e15");

@@ -36,16 +36,13 @@ internal static partial class CubeCommand
 
         var layout = CubeLayout.Default(reader.Single("--state-dir"));
         var targets = Targets(layout, reader.Positional[0], "cube faults");
-        foreach (var target in targets)
+        var done = AskEachNode(layout, targets, request, console, "cube faults");
+        if (done > 0)
         {
-            if (!AskNode(layout, target, request, console, "cube faults"))
-            {
-                return CliApp.ExitFailure;
-            }
+            console.Out.WriteLine($"faults set on {Described(targets, done)}: {(request == "faults" ? "none" : request[7..])}");
         }
 
-        console.Out.WriteLine($"faults set on {(targets.Length == 1 ? "node " + targets[0] : targets.Length + " nodes")}: {(request == "faults" ? "none" : request[7..])}");
-        return CliApp.ExitOk;
+        return done == targets.Length ? CliApp.ExitOk : CliApp.ExitFailure;
     }
 
     private static int Cut(string[] args, CliConsole console, string verb)
@@ -68,17 +65,24 @@ internal static partial class CubeCommand
 
         var layout = CubeLayout.Default(reader.Single("--state-dir"));
         var targets = Targets(layout, node, "cube " + verb);
-        foreach (var target in targets)
+        var done = AskEachNode(layout, targets, $"{verb} {link}", console, "cube " + verb);
+        if (done > 0)
         {
-            if (!AskNode(layout, target, $"{verb} {link}", console, "cube " + verb))
-            {
-                return CliApp.ExitFailure;
-            }
+            console.Out.WriteLine($"{(verb == "cut" ? "cut" : "restored")} link {link} of {Described(targets, done)}");
         }
 
-        console.Out.WriteLine($"{(verb == "cut" ? "cut" : "restored")} link {link} of {(targets.Length == 1 ? "node " + targets[0] : targets.Length + " nodes")}");
-        return CliApp.ExitOk;
+        return done == targets.Length ? CliApp.ExitOk : CliApp.ExitFailure;
     }
+
+    /// <summary>
+    /// Asks every target, also after one fails (a drill on 'all' with a killed node still reaches
+    /// the live ones; each failure is its own line on standard error). Returns how many answered yes.
+    /// </summary>
+    private static int AskEachNode(CubeLayout layout, Coordinate[] targets, string request, CliConsole console, string command) =>
+        targets.Count(target => AskNode(layout, target, request, console, command));
+
+    private static string Described(Coordinate[] targets, int done) =>
+        targets.Length == 1 ? "node " + targets[0] : done == targets.Length ? targets.Length + " nodes" : $"{done} of {targets.Length} nodes";
 
     private static Coordinate[] Targets(CubeLayout layout, string text, string command)
     {
