@@ -12,6 +12,8 @@ namespace CamCube.Benchmarks;
 /// allocated per packet in steady state. <see cref="SmallMessage"/> gives the cost per message of
 /// one packet (its task is allocated per message); <see cref="SmallMessageWithCallback"/> the same
 /// with the callback form, whose message state is pooled (goal: 0 B per message).
+/// <see cref="OnePacketExchange"/> gives the cost of a one-packet request and its reply (the reply is
+/// the acknowledgement; the responder keeps the reply for a duplicate): goal 0 B per exchange.
 /// </summary>
 [MemoryDiagnoser]
 public class ReliableTransportBenchmarks
@@ -32,11 +34,19 @@ public class ReliableTransportBenchmarks
 
     private static readonly ReliableSendCompletion s_count = static (state, error) => ((ReliableTransportBenchmarks)state!)._completed += error is null ? 1 : 0;
 
+    private static readonly ExchangeCompletion s_replied = static (object? state, in ExchangeReply reply, ReliableTransferException? error) =>
+        ((ReliableTransportBenchmarks)state!)._completed += error is null ? 1 : 0;
+
     /// <summary>Starts the cube and warms pools, flows and the array pool.</summary>
     [GlobalSetup]
     public void Setup()
     {
-        _cube = InMemoryCube.Start(new TorusShape(7, 1, 1), n => n.Register(new ReliableService(0x0520, "reliable", static (in ReliableMessage _) => { })));
+        _cube = InMemoryCube.Start(new TorusShape(7, 1, 1), n =>
+        {
+            ReliableService? service = null;
+            service = new ReliableService(0x0520, "reliable", static (in ReliableMessage _) => { }, (in ExchangeRequest request) => service!.Endpoint.Reply(request.Source, request.ExchangeId, request.Body));
+            n.Register(service);
+        });
         _source = _cube[new Coordinate(0, 0, 0)].GetService<ReliableService>()!.Endpoint;
         _large = new byte[LargeMessagePackets * _source.FragmentBytes];
         _small = new byte[100];
@@ -45,6 +55,7 @@ public class ReliableTransportBenchmarks
             LargeMessage();
             SmallMessage();
             SmallMessageWithCallback();
+            OnePacketExchange();
         }
     }
 
@@ -79,6 +90,23 @@ public class ReliableTransportBenchmarks
         if (_completed != SmallMessages)
         {
             throw new InvalidOperationException($"{_completed} of {SmallMessages} messages were acknowledged when the loop went idle.");
+        }
+    }
+
+    /// <summary>Runs <see cref="SmallMessages"/> one-packet exchanges three hops (request and echoed reply); results are per exchange.</summary>
+    [Benchmark(OperationsPerInvoke = SmallMessages)]
+    public void OnePacketExchange()
+    {
+        _completed = 0;
+        for (var i = 0; i < SmallMessages; i++)
+        {
+            _source.Request(s_target, _small, s_replied, this, out _);
+        }
+
+        _cube.RunUntilIdle();
+        if (_completed != SmallMessages)
+        {
+            throw new InvalidOperationException($"{_completed} of {SmallMessages} exchanges were answered when the loop went idle.");
         }
     }
 

@@ -9,7 +9,7 @@ namespace CamCube.Services.Cache.Tests;
 
 /// <summary>
 /// The front-end's path through the node's loop, for keys rooted on another server: the connection's
-/// reusable requests (<see cref="ReusableRequest"/>) carry a get or set to the key's root and back
+/// reusable requests (<see cref="FrontEnd.FrontEndRequest"/>) carry a get or set to the key's root and back
 /// without allocating in steady state, on any of the threads involved (the connection's, the loop's,
 /// the thread pool's), and answer every command as before.
 /// </summary>

@@ -9,9 +9,9 @@ internal sealed class AsyncRequestHandler<TRequest, TReply>(Func<TRequest, Messa
     public override bool IsRequest => true;
 
     /// <inheritdoc/>
-    public override void Invoke(MessagingServiceBase service, ReadOnlySpan<byte> body, MessageContext context, ulong requestId)
+    public override void Invoke(MessagingServiceBase service, ReadOnlySpan<byte> body, MessageContext context, ReplyAddress address)
     {
         var request = Serializer.Deserialize<TRequest>(body);
-        service.ReplyLater(context.Source, requestId, MessageType, () => handler(request, context));
+        service.ReplyLater(address, MessageType, () => handler(request, context));
     }
 }

@@ -21,7 +21,7 @@ internal readonly record struct Envelope(EnvelopeKind Kind, ushort Type, ulong R
     public static bool TryRead(ReadOnlySpan<byte> payload, byte flags, out Envelope envelope)
     {
         envelope = default;
-        if (payload.Length < SizeBytes || payload[1] != flags || payload[0] is < (byte)EnvelopeKind.Request or > (byte)EnvelopeKind.Fault)
+        if (payload.Length < SizeBytes || payload[1] != flags || payload[0] is < (byte)EnvelopeKind.Request or > (byte)EnvelopeKind.ReplyFollows)
         {
             return false;
         }

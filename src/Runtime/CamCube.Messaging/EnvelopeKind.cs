@@ -14,4 +14,10 @@ internal enum EnvelopeKind : byte
 
     /// <summary>The request with the same id failed at the receiver; the body is the reason's text in UTF-8.</summary>
     Fault = 4,
+
+    /// <summary>
+    /// Reliable mode only, as the reply of a one-packet exchange: the reply is larger than one packet
+    /// and comes on a flow, as a <see cref="Reply"/> with the same id; the asker stops sending the request again.
+    /// </summary>
+    ReplyFollows = 5,
 }

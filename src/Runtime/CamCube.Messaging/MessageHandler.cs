@@ -11,7 +11,7 @@ internal abstract class MessageHandler(Type messageType)
 
     /// <summary>
     /// Decodes <paramref name="body"/> and runs the handler. A request's reply goes back through
-    /// <paramref name="service"/>: at once, or from a later turn of the loop for an asynchronous handler.
+    /// <paramref name="service"/> to <paramref name="address"/>: at once, or from a later turn of the loop for an asynchronous handler.
     /// </summary>
-    public abstract void Invoke(MessagingServiceBase service, ReadOnlySpan<byte> body, MessageContext context, ulong requestId);
+    public abstract void Invoke(MessagingServiceBase service, ReadOnlySpan<byte> body, MessageContext context, ReplyAddress address);
 }

@@ -5,17 +5,13 @@ namespace CamCube.Messaging;
 /// <summary>The answering side: a request's handler runs here and its reply, or why it failed, goes back to the asker.</summary>
 public abstract partial class MessagingServiceBase
 {
-    /// <summary>Sends <paramref name="reply"/> to the request <paramref name="requestId"/> of <paramref name="asker"/>.</summary>
-    internal void Reply<TReply>(Coordinate asker, ulong requestId, TReply reply, Type requestType)
+    /// <summary>Sends <paramref name="reply"/> to the request at <paramref name="address"/>.</summary>
+    internal void Reply<TReply>(ReplyAddress address, TReply reply, Type requestType)
     {
         var body = _encoder.Encode(reply);
         if (_reliable is { } reliable)
         {
-            if (SendReliably(reliable, new Envelope(EnvelopeKind.Reply, 0, requestId), body, KeyCoordinate.At(asker, 0), toServer: true, s_ignoreOutcome, null) is { } refused)
-            {
-                SendFault(asker, requestId, refused.Reason, $"{requestType.Name}'s reply: {refused.Message}");
-            }
-
+            ReplyReliably(reliable, address, body, requestType);
             return;
         }
 
@@ -24,48 +20,49 @@ public abstract partial class MessagingServiceBase
         {
             var error = TooLarge(requestType.Name + "'s reply", body.Length, packet);
             packet.Release();
-            SendFault(asker, requestId, RequestFailure.MessageTooLarge, error);
+            SendFault(address, RequestFailure.MessageTooLarge, error);
             return;
         }
 
-        new Envelope(EnvelopeKind.Reply, 0, requestId).Write(packet.PayloadArea);
+        new Envelope(EnvelopeKind.Reply, 0, address.RequestId).Write(packet.PayloadArea);
         body.CopyTo(packet.PayloadArea[Envelope.SizeBytes..]);
         packet.PayloadLength = Envelope.SizeBytes + body.Length;
-        Node.RouteToServer(packet, asker);
+        Node.RouteToServer(packet, address.Asker);
     }
 
     /// <summary>Runs an asynchronous handler in a later turn of the loop, where its awaits resume, and replies when it is done.</summary>
-    internal void ReplyLater<TReply>(Coordinate asker, ulong requestId, Type requestType, Func<Task<TReply>> handler)
+    internal void ReplyLater<TReply>(ReplyAddress address, Type requestType, Func<Task<TReply>> handler)
     {
-        Func<Task> answer = () => AnswerLaterAsync(asker, requestId, requestType, handler);
+        Func<Task> answer = () => AnswerLaterAsync(address, requestType, handler);
         if (!Node.TryPost(static state => ((Func<Task>)state!)(), answer))
         {
-            SendFault(asker, requestId, RequestFailure.QueueFull, $"Service {Name} at {Node.Self} has too much posted work to take {requestType.Name}.");
+            SendFault(address, RequestFailure.QueueFull, $"Service {Name} at {Node.Self} has too much posted work to take {requestType.Name}.");
         }
     }
 
     /// <summary>Runs a request's handler and sends its reply, or the reason it failed, back to the asker.</summary>
-    private void Answer(Envelope request, ReadOnlySpan<byte> body, MessageContext context)
+    private void Answer(Envelope request, ReadOnlySpan<byte> body, MessageContext context, ulong exchangeId)
     {
+        var address = new ReplyAddress(context.Source, request.RequestId, exchangeId);
         if (!_handlers.TryGetValue(request.Type, out var handler) || !handler.IsRequest)
         {
-            SendFault(context.Source, request.RequestId, RequestFailure.NoHandler, $"Service {Name} at {Node.Self} has no request handler for message type {request.Type}.");
+            SendFault(address, RequestFailure.NoHandler, $"Service {Name} at {Node.Self} has no request handler for message type {request.Type}.");
             return;
         }
 
         try
         {
-            handler.Invoke(this, body, context, request.RequestId);
+            handler.Invoke(this, body, context, address);
         }
 #pragma warning disable CA1031 // Whatever the handler throws goes back to the asker as the reason its request failed.
         catch (Exception ex)
 #pragma warning restore CA1031
         {
-            SendFault(context.Source, request.RequestId, RequestFailure.HandlerFault, HandlerFailed(handler.MessageType, ex));
+            SendFault(address, RequestFailure.HandlerFault, HandlerFailed(handler.MessageType, ex));
         }
     }
 
-    private async Task AnswerLaterAsync<TReply>(Coordinate asker, ulong requestId, Type requestType, Func<Task<TReply>> handler)
+    private async Task AnswerLaterAsync<TReply>(ReplyAddress address, Type requestType, Func<Task<TReply>> handler)
     {
         TReply reply;
         try
@@ -79,7 +76,7 @@ public abstract partial class MessagingServiceBase
         {
             if (IsRegistered)
             {
-                SendFault(asker, requestId, RequestFailure.HandlerFault, HandlerFailed(requestType, ex));
+                SendFault(address, RequestFailure.HandlerFault, HandlerFailed(requestType, ex));
             }
 
             return;
@@ -87,25 +84,24 @@ public abstract partial class MessagingServiceBase
 
         if (IsRegistered)
         {
-            Reply(asker, requestId, reply, requestType);
+            Reply(address, reply, requestType);
         }
     }
 
-    private void SendFault(Coordinate asker, ulong requestId, RequestFailure reason, string text)
+    private void SendFault(ReplyAddress address, RequestFailure reason, string text)
     {
         if (_reliable is { } reliable)
         {
-            // A fault's text is short; if even it is refused, the asker hears of it at its timeout.
-            SendReliably(reliable, new Envelope(EnvelopeKind.Fault, (ushort)reason, requestId), Encoding.UTF8.GetBytes(text), KeyCoordinate.At(asker, 0), toServer: true, s_ignoreOutcome, null);
+            FaultReliably(reliable, address, reason, text);
             return;
         }
 
         var packet = Node.CreatePacket();
-        new Envelope(EnvelopeKind.Fault, (ushort)reason, requestId).Write(packet.PayloadArea);
+        new Envelope(EnvelopeKind.Fault, (ushort)reason, address.RequestId).Write(packet.PayloadArea);
         var room = packet.PayloadArea[Envelope.SizeBytes..];
         var length = Encoding.UTF8.GetByteCount(text) <= room.Length ? Encoding.UTF8.GetBytes(text, room) : 0;
         packet.PayloadLength = Envelope.SizeBytes + length;
-        Node.RouteToServer(packet, asker);
+        Node.RouteToServer(packet, address.Asker);
     }
 
     private string HandlerFailed(Type requestType, Exception ex) => $"{requestType.Name} failed at {Node.Self}: {ex.GetType().Name}: {ex.Message}";

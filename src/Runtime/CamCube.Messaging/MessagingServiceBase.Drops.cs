@@ -24,7 +24,7 @@ public abstract partial class MessagingServiceBase : IDropObserver
             return;
         }
 
-        pending.Timeout?.Dispose();
+        Finish(pending);
         var reason = drop.Reason is DropReason.Unreachable or DropReason.NoRoute ? RequestFailure.Unreachable : RequestFailure.Dropped;
         pending.Fail(new RequestFailedException(reason, $"{pending.Description} was dropped at {drop.DroppedAt} after {drop.HopCount} hops ({drop.Reason})."));
     }

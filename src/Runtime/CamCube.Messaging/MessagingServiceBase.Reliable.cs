@@ -6,15 +6,19 @@ using CamCube.Services.Reliable;
 namespace CamCube.Messaging;
 
 /// <summary>
-/// The reliable mode (<see cref="MessageDelivery.Reliable"/>): every envelope, with flags 1, and its
-/// body travel as one message of the reliable transport, which fragments, retransmits and hands it
-/// over exactly once; the calls stay the same.
+/// The reliable mode (<see cref="MessageDelivery.Reliable"/>): envelopes carry flags 1. A request
+/// that fits one packet is a one-packet exchange of the reliable transport (the reply is its
+/// acknowledgement: two packets without loss, the handler runs exactly once); a larger request, a
+/// one-way message, and a reply larger than one packet each travel as one message on a flow, which
+/// fragments, retransmits and hands it over exactly once. The calls stay the same.
 /// </summary>
 public abstract partial class MessagingServiceBase
 {
     private static readonly ReliableSendCompletion s_ignoreOutcome = static (_, _) => { };
     private readonly ReliableSendCompletion _requestSent;
+    private readonly ExchangeCompletion _exchangeEnded;
     private ReliableEndpoint? _reliable;
+    private byte[]? _exchangeBuffer;
 
     /// <inheritdoc/>
     public override void OnRegistered(INodeContext node)
@@ -22,7 +26,7 @@ public abstract partial class MessagingServiceBase
         base.OnRegistered(node);
         if (_options.Delivery == MessageDelivery.Reliable)
         {
-            _reliable = new ReliableEndpoint(node, ServiceId, OnReliableMessage, _options.Transport);
+            _reliable = new ReliableEndpoint(node, ServiceId, OnReliableMessage, OnExchangeRequest, _options.Transport);
         }
     }
 
@@ -47,6 +51,127 @@ public abstract partial class MessagingServiceBase
         }
     }
 
+    /// <summary>A one-packet request arrived (once: the transport answers its duplicates).</summary>
+    private void OnExchangeRequest(in ExchangeRequest request)
+    {
+        var context = new MessageContext(request.Source, request.Key ?? KeyCoordinate.At(Node.Self, 0), request.HopCount);
+        if (!Envelope.TryRead(request.Body, Envelope.ReliableFlag, out var envelope) || envelope.Kind != EnvelopeKind.Request)
+        {
+            FaultReliably(_reliable!, new ReplyAddress(request.Source, 0, request.ExchangeId), RequestFailure.HandlerFault, $"Service {Name} at {Node.Self} got an exchange that is not a request.");
+            return;
+        }
+
+        Answer(envelope, request.Body[Envelope.SizeBytes..], context, request.ExchangeId);
+    }
+
+    private Task<TReply> RequestReliably<TRequest, TReply>(ReliableEndpoint reliable, ulong id, KeyCoordinate destination, bool toServer, TRequest request, TimeSpan timeout, string description)
+    {
+        var pending = new PendingRequest<TReply>(description) { RequestId = id };
+        var envelope = new Envelope(EnvelopeKind.Request, TypeIdOf<TRequest>(), id);
+        var body = _encoder.Encode(request);
+        RequestFailedException? refused;
+        if (Envelope.SizeBytes + body.Length <= reliable.ExchangeRequestBytesMax)
+        {
+            var bytes = Enclose(reliable, envelope, body);
+            var error = toServer
+                ? reliable.Request(destination.Home, bytes, _exchangeEnded, pending, out var exchangeId)
+                : reliable.Request(destination, bytes, _exchangeEnded, pending, out exchangeId);
+            refused = error is null ? null : Failed(error, "The request");
+            pending.ExchangeId = exchangeId;
+        }
+        else
+        {
+            refused = SendReliably(reliable, envelope, body, destination, toServer, _requestSent, pending);
+        }
+
+        if (refused is not null)
+        {
+            return Task.FromException<TReply>(refused);
+        }
+
+        _pending.Add(id, pending);
+        pending.Timeout = Node.CreateTimer(() => TimeOut(id, description, timeout), timeout, Timeout.InfiniteTimeSpan);
+        return pending.Task;
+    }
+
+    /// <summary>An exchange ended: its reply (or fault) completes the request, unless the reply follows on a flow; a failure fails it.</summary>
+    private void OnExchangeEnded(object? state, in ExchangeReply reply, ReliableTransferException? error)
+    {
+        var pending = (PendingRequest)state!;
+        if (!_pending.TryGetValue(pending.RequestId, out var current) || !ReferenceEquals(current, pending))
+        {
+            return;
+        }
+
+        if (error is not null)
+        {
+            _pending.Remove(pending.RequestId);
+            Finish(pending);
+            pending.Fail(Failed(error, pending.Description));
+            return;
+        }
+
+        if (!Envelope.TryRead(reply.Body, Envelope.ReliableFlag, out var envelope) || envelope.RequestId != pending.RequestId
+            || envelope.Kind is not (EnvelopeKind.Reply or EnvelopeKind.Fault or EnvelopeKind.ReplyFollows))
+        {
+            _pending.Remove(pending.RequestId);
+            Finish(pending);
+            pending.Fail(new RequestFailedException(RequestFailure.HandlerFault, $"The reply to {pending.Description} from {reply.Source} is not a reply."));
+            return;
+        }
+
+        // ReplyFollows: the request was taken; its reply comes on a flow, within the request's own timeout.
+        if (envelope.Kind != EnvelopeKind.ReplyFollows)
+        {
+            Dispatch(envelope, reply.Body[Envelope.SizeBytes..], new MessageContext(reply.Source, KeyCoordinate.At(Node.Self, 0), reply.HopCount), packet: null);
+        }
+    }
+
+    /// <summary>Sends a reply: in the request's exchange if it came on one and the reply fits, else on a flow (and the exchange answered with <see cref="EnvelopeKind.ReplyFollows"/>).</summary>
+    private void ReplyReliably(ReliableEndpoint reliable, ReplyAddress address, ReadOnlySpan<byte> body, Type requestType)
+    {
+        var envelope = new Envelope(EnvelopeKind.Reply, 0, address.RequestId);
+        if (address.ExchangeId != 0 && Envelope.SizeBytes + body.Length <= reliable.ExchangeReplyBytesMax)
+        {
+            reliable.Reply(address.Asker, address.ExchangeId, Enclose(reliable, envelope, body));
+            return;
+        }
+
+        if (SendReliably(reliable, envelope, body, KeyCoordinate.At(address.Asker, 0), toServer: true, s_ignoreOutcome, null) is { } refused)
+        {
+            FaultReliably(reliable, address, refused.Reason, $"{requestType.Name}'s reply: {refused.Message}");
+            return;
+        }
+
+        if (address.ExchangeId != 0)
+        {
+            reliable.Reply(address.Asker, address.ExchangeId, Enclose(reliable, new Envelope(EnvelopeKind.ReplyFollows, 0, address.RequestId), default));
+        }
+    }
+
+    private void FaultReliably(ReliableEndpoint reliable, ReplyAddress address, RequestFailure reason, string text)
+    {
+        var envelope = new Envelope(EnvelopeKind.Fault, (ushort)reason, address.RequestId);
+        if (address.ExchangeId != 0)
+        {
+            var utf8 = System.Text.Encoding.UTF8.GetBytes(text);
+            reliable.Reply(address.Asker, address.ExchangeId, Enclose(reliable, envelope, utf8.AsSpan(0, Math.Min(utf8.Length, reliable.ExchangeReplyBytesMax - Envelope.SizeBytes))));
+            return;
+        }
+
+        // A fault's text is short; if even it is refused, the asker hears of it at its timeout.
+        SendReliably(reliable, envelope, System.Text.Encoding.UTF8.GetBytes(text), KeyCoordinate.At(address.Asker, 0), toServer: true, s_ignoreOutcome, null);
+    }
+
+    /// <summary>Writes an envelope and its body into the service's one exchange buffer (valid until the next call) and returns them.</summary>
+    private ReadOnlySpan<byte> Enclose(ReliableEndpoint reliable, Envelope envelope, ReadOnlySpan<byte> body)
+    {
+        var buffer = _exchangeBuffer ??= new byte[Math.Max(reliable.ExchangeReplyBytesMax, reliable.ExchangeRequestBytesMax)];
+        envelope.Write(buffer, Envelope.ReliableFlag);
+        body.CopyTo(buffer.AsSpan(Envelope.SizeBytes));
+        return buffer.AsSpan(0, Envelope.SizeBytes + body.Length);
+    }
+
     /// <summary>Sends an envelope and its body as one reliable message; <paramref name="completion"/> hears how it ended.</summary>
     /// <returns>Null if it was taken; otherwise why not, as a request failure.</returns>
     private static RequestFailedException? SendReliably(ReliableEndpoint reliable, Envelope envelope, ReadOnlySpan<byte> body, KeyCoordinate destination, bool toServer, ReliableSendCompletion completion, object? state)
@@ -66,8 +191,18 @@ public abstract partial class MessagingServiceBase
         var request = (PendingRequest)state!;
         if (error is not null && _pending.Remove(request.RequestId, out var pending))
         {
-            pending.Timeout?.Dispose();
+            Finish(pending);
             pending.Fail(Failed(error, pending.Description));
+        }
+    }
+
+    /// <summary>A request left the pending table: its timer stops, and so does its exchange if one is still open.</summary>
+    private void Finish(PendingRequest pending)
+    {
+        pending.Timeout?.Dispose();
+        if (pending.ExchangeId != 0)
+        {
+            _reliable?.Cancel(pending.ExchangeId);
         }
     }
 

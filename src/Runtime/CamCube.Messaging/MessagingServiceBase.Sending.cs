@@ -1,5 +1,4 @@
 using CamCube.Services;
-using CamCube.Services.Reliable;
 
 namespace CamCube.Messaging;
 
@@ -78,20 +77,6 @@ public abstract partial class MessagingServiceBase
         return pending.Task;
     }
 
-    private Task<TReply> RequestReliably<TRequest, TReply>(ReliableEndpoint reliable, ulong id, KeyCoordinate destination, bool toServer, TRequest request, TimeSpan timeout, string description)
-    {
-        var pending = new PendingRequest<TReply>(description) { RequestId = id };
-        var refused = SendReliably(reliable, new Envelope(EnvelopeKind.Request, TypeIdOf<TRequest>(), id), _encoder.Encode(request), destination, toServer, _requestSent, pending);
-        if (refused is not null)
-        {
-            return Task.FromException<TReply>(refused);
-        }
-
-        _pending.Add(id, pending);
-        pending.Timeout = Node.CreateTimer(() => TimeOut(id, description, timeout), timeout, Timeout.InfiniteTimeSpan);
-        return pending.Task;
-    }
-
     private ushort TypeIdOf<TMessage>() =>
         _typeIds.TryGetValue(typeof(TMessage), out var type) ? type : throw new InvalidOperationException($"{typeof(TMessage).Name} has no handler in service {Name}: register one with Handle in its constructor.");
 
@@ -99,7 +84,7 @@ public abstract partial class MessagingServiceBase
     {
         if (_pending.Remove(requestId, out var pending))
         {
-            pending.Timeout?.Dispose();
+            Finish(pending);
             pending.Fail(new RequestFailedException(RequestFailure.TimedOut, $"No reply to {description} within {timeout.TotalMilliseconds:0} ms."));
         }
     }

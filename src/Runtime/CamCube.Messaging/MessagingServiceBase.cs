@@ -18,7 +18,9 @@ namespace CamCube.Messaging;
 /// handlers run there and a request's task completes there. Each message travels in one packet
 /// (best effort: a lost request or reply shows as <see cref="RequestFailure.TimedOut"/>); the
 /// envelope's flags byte marks the reliable mode (<see cref="MessagingOptions.Reliable"/>), which adds
-/// large messages, retransmission and exactly-once delivery to the handler without changing these calls.
+/// large messages, retransmission and exactly-once delivery to the handler without changing these calls:
+/// a request that fits one packet is a one-packet exchange of the reliable transport (two packets
+/// without loss, the reply being the acknowledgement), anything larger a message on a flow.
 /// </remarks>
 public abstract partial class MessagingServiceBase : ServiceBase
 {
@@ -45,6 +47,7 @@ public abstract partial class MessagingServiceBase : ServiceBase
         _options = options ?? throw new ArgumentNullException(nameof(options));
         (options.Transport ?? new ReliableOptions()).Validate();
         _requestSent = OnRequestSent;
+        _exchangeEnded = OnExchangeEnded;
     }
 
     /// <summary>Gets how the service's messages travel: best effort, or on the reliable transport.</summary>
@@ -119,7 +122,7 @@ public abstract partial class MessagingServiceBase : ServiceBase
                 // A reply to a request that already timed out, or to an earlier life of this node, finds nothing.
                 if (_pending.Remove(envelope.RequestId, out var pending))
                 {
-                    pending.Timeout?.Dispose();
+                    Finish(pending);
                     if (envelope.Kind == EnvelopeKind.Reply)
                     {
                         pending.Complete(body);
@@ -132,7 +135,10 @@ public abstract partial class MessagingServiceBase : ServiceBase
 
                 return false;
             case EnvelopeKind.Request:
-                Answer(envelope, body, context);
+                Answer(envelope, body, context, exchangeId: 0);
+                return false;
+            case EnvelopeKind.ReplyFollows:
+                // Only ever the reply of an exchange, handled there; in a packet or a flow it means nothing.
                 return false;
             default:
                 return DeliverMessage(packet, envelope, body, context);
@@ -148,7 +154,7 @@ public abstract partial class MessagingServiceBase : ServiceBase
         _pending.Clear();
         foreach (var request in pending)
         {
-            request.Timeout?.Dispose();
+            Finish(request);
             request.Fail(new RequestFailedException(RequestFailure.Shutdown, $"Service {Name} stopped before the reply came."));
         }
 
@@ -181,7 +187,7 @@ public abstract partial class MessagingServiceBase : ServiceBase
 
         try
         {
-            handler.Invoke(this, body, context, requestId: 0);
+            handler.Invoke(this, body, context, default);
             return false;
         }
 #pragma warning disable CA1031 // A handler's fault must not stop the node; the message is counted as the service's fault.

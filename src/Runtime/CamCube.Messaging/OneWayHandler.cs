@@ -9,6 +9,6 @@ internal sealed class OneWayHandler<TMessage>(Action<TMessage, MessageContext> h
     public override bool IsRequest => false;
 
     /// <inheritdoc/>
-    public override void Invoke(MessagingServiceBase service, ReadOnlySpan<byte> body, MessageContext context, ulong requestId) =>
+    public override void Invoke(MessagingServiceBase service, ReadOnlySpan<byte> body, MessageContext context, ReplyAddress address) =>
         handler(Serializer.Deserialize<TMessage>(body), context);
 }

@@ -9,6 +9,9 @@ internal abstract class PendingRequest(string description)
     /// <summary>Gets or sets the request's id (the reliable mode's send completion finds the request by it).</summary>
     public ulong RequestId { get; set; }
 
+    /// <summary>Gets or sets the reliable mode's one-packet exchange that carries the request, or 0 if it travels on a flow or in a packet of its own.</summary>
+    public ulong ExchangeId { get; set; }
+
     /// <summary>Gets or sets the timer that fails the request when its timeout passes.</summary>
     public ITimer? Timeout { get; set; }
 

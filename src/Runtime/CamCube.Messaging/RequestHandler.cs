@@ -9,6 +9,6 @@ internal sealed class RequestHandler<TRequest, TReply>(Func<TRequest, MessageCon
     public override bool IsRequest => true;
 
     /// <inheritdoc/>
-    public override void Invoke(MessagingServiceBase service, ReadOnlySpan<byte> body, MessageContext context, ulong requestId) =>
-        service.Reply(context.Source, requestId, handler(Serializer.Deserialize<TRequest>(body), context), MessageType);
+    public override void Invoke(MessagingServiceBase service, ReadOnlySpan<byte> body, MessageContext context, ReplyAddress address) =>
+        service.Reply(address, handler(Serializer.Deserialize<TRequest>(body), context), MessageType);
 }

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using CamCube.Services.Reliable;
 
 namespace CamCube.Services.Cache;
 
@@ -65,6 +66,10 @@ internal static class CacheMessage
         BinaryPrimitives.ReadUInt16BigEndian(p[SecondaryOffset..]) == NoServer ? null : ReadCoordinate(p[SecondaryOffset..]);
 
     public static KeyCoordinate PrimaryOf(ReadOnlySpan<byte> p) => KeyCoordinate.Read(p[PrimaryOffset..]);
+
+    /// <summary>Adds the fragment in payload <paramref name="p"/> to <paramref name="assembler"/>, named by its requester, request id and type; returns the whole value once every byte arrived, else null.</summary>
+    public static byte[]? Assemble(FragmentAssembler<(Coordinate Requester, uint RequestId, CacheMessageType Type)> assembler, ReadOnlySpan<byte> p, long now) =>
+        assembler.Add((RequesterOf(p), RequestIdOf(p), TypeOf(p)), ValueLengthOf(p), ChunkOffsetOf(p), ChunkOf(p), now);
 
     /// <summary>Checks the lengths of a received payload: the version, a known type, and a key and chunk inside the payload.</summary>
     public static bool IsWellFormed(ReadOnlySpan<byte> p)

@@ -83,9 +83,9 @@ public sealed partial class CacheService : IHopInspector
     /// <summary>Sends a request from its source, in as many fragments as its value needs.</summary>
     private void SendRequest(PendingRequest request)
     {
-        var key = request.Key.Span;
+        var key = request.Call.Key.Span;
         var primary = Node.KeySpace.KeyCoordinateOf(CacheKeys.MemId(key));
-        var isRead = request.Operation == CacheOperation.Get;
+        var isRead = request.Call.Operation == CacheOperation.Get;
         var stage = isRead && Options.SecondaryReplicaCount > 0 ? RouteStage.Source : RouteStage.Primary;
         var tieBreak = (byte)Node.Random.Next(256);
         if (request.Retransmissions == 0)
@@ -94,21 +94,21 @@ public sealed partial class CacheService : IHopInspector
             {
                 Statistics.CountGetCommand();
             }
-            else if (request.Operation is >= CacheOperation.Set and <= CacheOperation.Cas)
+            else if (request.Call.Operation is >= CacheOperation.Set and <= CacheOperation.Cas)
             {
                 Statistics.CountSetCommand();
             }
         }
 
-        var value = request.Value;
+        var value = request.Call.Value;
         var length = (int)value.Length;
         var offset = 0;
         do
         {
             var packet = Node.CreatePacket();
             var area = packet.PayloadArea;
-            CacheMessage.Write(area, CacheMessageType.Request, stage, tieBreak, request.RequestId, Node.Self, primary, (byte)request.Operation, key);
-            CacheMessage.SetItem(area, request.Flags, request.ExpirationSeconds, request.CasOrDelta);
+            CacheMessage.Write(area, CacheMessageType.Request, stage, tieBreak, request.RequestId, Node.Self, primary, (byte)request.Call.Operation, key);
+            CacheMessage.SetItem(area, request.Call.Flags, request.Call.ExpirationSeconds, request.Call.CasOrDelta);
             var start = CacheMessage.FixedBytes + key.Length;
             var chunk = Math.Min(length - offset, packet.PayloadCapacity - start);
             CacheMessage.SetValue(area, length, offset);

@@ -102,7 +102,7 @@ public sealed partial class CacheService
             return true;
         }
 
-        var assembled = _assembler!.Add(p, Node.TimeProvider.GetTimestamp());
+        var assembled = CacheMessage.Assemble(_assembler!, p, Node.TimeProvider.GetTimestamp());
         if (assembled is null)
         {
             (status, item) = (default, null);
@@ -211,7 +211,7 @@ public sealed partial class CacheService
         if (CacheMessage.SecondaryOf(p) == Node.Self)
         {
             var now = Node.TimeProvider.GetTimestamp();
-            if (status == CacheStatus.Hit && MayKeepCopy(p, now, out var leaseEnd) && _assembler!.Add(p, now) is { } value)
+            if (status == CacheStatus.Hit && MayKeepCopy(p, now, out var leaseEnd) && CacheMessage.Assemble(_assembler!, p, now) is { } value)
             {
                 Store.PutCopy(CacheMessage.KeyOf(p), value, CacheMessage.FlagsOf(p), CacheMessage.CasOf(p), CacheMessage.ExpirationOf(p), packet.Source, leaseEnd);
                 WatchRoot(CacheMessage.KeyOf(p), packet.Source);
@@ -262,7 +262,7 @@ public sealed partial class CacheService
 
             var packet = Node.CreatePacket();
             CacheMessage.Write(packet.PayloadArea, CacheMessageType.Flush, RouteStage.Primary, 0, pending.RequestId, Node.Self, default, 0, []);
-            CacheMessage.SetItem(packet.PayloadArea, 0, pending.FlushDelaySeconds, 0);
+            CacheMessage.SetItem(packet.PayloadArea, 0, pending.Call.FlushDelaySeconds, 0);
             packet.PayloadLength = CacheMessage.FixedBytes;
             pending.AcksLeft++;
             Node.RouteToServer(packet, server);

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using CamCube.Services.Reliable;
 
 namespace CamCube.Services.Cache;
 
@@ -19,7 +20,7 @@ public sealed partial class CacheService : RoutedServiceBase
     private readonly List<uint> _timedOut = [];
     private readonly KeyCoordinate[] _secondaries;
     private CacheStore? _store;
-    private FragmentAssembler? _assembler;
+    private FragmentAssembler<(Coordinate Requester, uint RequestId, CacheMessageType Type)>? _assembler;
     private static readonly Action<object?> s_drainInbox = static service => ((CacheService)service!).DrainInbox();
 
     /// <summary>The node, for the threads that queue requests: set while the service is registered.</summary>
@@ -61,7 +62,7 @@ public sealed partial class CacheService : RoutedServiceBase
         _self = node.Self;
         _keySpace = node.KeySpace;
         UpdateLocalPath(_store);
-        _assembler = new FragmentAssembler(Options.ReassemblyBytesMax);
+        _assembler = new(Options.ReassemblyBytesMax);
         InitializeCopies();
 
         // A restarted node must not reuse the request ids of its previous life, which roots remember.
@@ -102,7 +103,7 @@ public sealed partial class CacheService : RoutedServiceBase
     public Task<CacheResponse> ExecuteAsync(CacheRequest request)
     {
         ArgumentNullException.ThrowIfNull(request);
-        var pending = new TaskRequest(request);
+        var pending = new CacheTaskRequest(request);
         Execute(pending);
         return pending.Task;
     }
@@ -114,7 +115,7 @@ public sealed partial class CacheService : RoutedServiceBase
     /// </summary>
     public Task<CacheResponse> FlushAllAsync(int delaySeconds = 0)
     {
-        var pending = new TaskRequest(delaySeconds);
+        var pending = new CacheTaskRequest(delaySeconds);
         Execute(pending);
         return pending.Task;
     }
@@ -126,13 +127,13 @@ public sealed partial class CacheService : RoutedServiceBase
     /// </summary>
     internal void Execute(PendingRequest request)
     {
-        if (request.Operation != 0 && !CacheKeys.IsValid(request.Key.Span))
+        if (request.Call.Operation != 0 && !CacheKeys.IsValid(request.Call.Key.Span))
         {
             request.Complete(CacheStatus.InvalidKey);
             return;
         }
 
-        if (request.Value.Length > Options.ItemSizeMaxBytes)
+        if (request.Call.Value.Length > Options.ItemSizeMaxBytes)
         {
             request.Complete(CacheStatus.TooLarge);
             return;
@@ -180,7 +181,7 @@ public sealed partial class CacheService : RoutedServiceBase
         pending.Deadline = now + (long)(Options.RequestTimeout.TotalSeconds * Node.TimeProvider.TimestampFrequency);
         pending.RetransmitAt = now + RetransmitTicks(0);
         _pending.Add(pending.RequestId, pending);
-        if (pending.Operation != 0)
+        if (pending.Call.Operation != 0)
         {
             SendRequest(pending);
         }
@@ -201,7 +202,7 @@ public sealed partial class CacheService : RoutedServiceBase
     /// <summary>Answers a request; the request is the issuer's again afterwards.</summary>
     private void Finish(PendingRequest pending, CacheStatus status)
     {
-        if (pending.Operation == CacheOperation.Get)
+        if (pending.Call.Operation == CacheOperation.Get)
         {
             Statistics.CountGet(status == CacheStatus.Hit);
         }
@@ -219,7 +220,7 @@ public sealed partial class CacheService : RoutedServiceBase
             {
                 _timedOut.Add(id);
             }
-            else if (pending.Operation != 0 && pending.RetransmitAt <= now)
+            else if (pending.Call.Operation != 0 && pending.RetransmitAt <= now)
             {
                 // No answer yet: the request or its answer may have been lost. Send it again with the
                 // same id; the root executes a write once and answers a repeat from memory.

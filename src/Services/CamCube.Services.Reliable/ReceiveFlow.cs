@@ -38,6 +38,9 @@ internal sealed class ReceiveFlow
     /// <summary>Gets or sets the length of the message being reassembled.</summary>
     public int AssemblyLength { get; set; }
 
+    /// <summary>Gets or sets whether a message of the flow was refused for want of reassembly memory: the flow is dropped once its packet is consumed.</summary>
+    public bool Refused { get; set; }
+
     /// <summary>Gets how many packets wait out of order.</summary>
     public int HeldCount => _heldCount;
 
@@ -52,6 +55,7 @@ internal sealed class ReceiveFlow
         Assembly = null;
         AssembledBytes = 0;
         AssemblyLength = 0;
+        Refused = false;
     }
 
     /// <summary>Classifies <paramref name="sequence"/>: below the window (a duplicate), next in order, ahead within the window, or beyond it.</summary>

@@ -99,6 +99,16 @@ public sealed partial class ReliableEndpoint
         PeerLost(flow, $"Server {source} lost the flow's state (it restarted).");
     }
 
+    private void OnRefused(Coordinate source, ReadOnlySpan<byte> payload)
+    {
+        if (!_flowsById.TryGetValue(ReliableWire.FlowId(payload), out var flow) || flow.Server != source || flow.MessageCount == 0)
+        {
+            return;
+        }
+
+        FailFlow(flow, ReliableFailure.ReceiverFull, $"Server {source} refused the message: the messages it reassembles already hold its limit of bytes (ReassemblyBytesMax).");
+    }
+
     /// <summary>The flow's server is gone: a flow to a server fails; a flow to a key moves to the key's new root.</summary>
     private void PeerLost(SendFlow flow, string why)
     {

@@ -6,6 +6,11 @@ namespace CamCube.Services.Reliable;
 /// <content>Receiving: packets are consumed in sequence order per flow, reassembled, and acknowledged.</content>
 public sealed partial class ReliableEndpoint
 {
+    private long _assemblyBytes;
+
+    /// <summary>Gets the bytes of messages being reassembled now, over all flows (at most <see cref="ReliableOptions.ReassemblyBytesMax"/>).</summary>
+    public long ReassemblingBytes => _assemblyBytes;
+
     /// <summary>
     /// Takes one of the endpoint's packets delivered to the owner (<see cref="IsEndpointPacket"/> is
     /// true): data is acknowledged and, once in order, reassembled and handed to the handler;
@@ -34,6 +39,9 @@ public sealed partial class ReliableEndpoint
                 return false;
             case ReliablePacketKind.Reset:
                 OnReset(packet.Source, payload);
+                return false;
+            case ReliablePacketKind.Refused:
+                OnRefused(packet.Source, payload);
                 return false;
             case ReliablePacketKind.Request:
                 OnExchangeRequest(packet);
@@ -82,7 +90,7 @@ public sealed partial class ReliableEndpoint
                     next.Release();
                 }
 
-                next = flow.Advance();
+                next = flow.Refused ? null : flow.Advance();
             }
         }
         else if (flow.InWindow(offset))
@@ -94,6 +102,16 @@ public sealed partial class ReliableEndpoint
         {
             // Below the window: received already, its acknowledgement lost. Beyond it: the sender cannot have sent it.
             DuplicatePackets += offset < 0 ? 1 : 0;
+        }
+
+        if (flow.Refused)
+        {
+            // A message the receiver has no memory for: the flow is dropped, and its sender told why.
+            SendControl(source, ReliablePacketKind.Refused, flowId, sequence, default);
+            _receiveFlows.Remove((source, flowId));
+            ForgetReceiveFlow(flow);
+            _freeReceiveFlows.Push(flow);
+            return kept;
         }
 
         SendAck(flow, sequence);
@@ -154,9 +172,18 @@ public sealed partial class ReliableEndpoint
                 return;
             }
 
+            if (length > fragment.Length && _assemblyBytes + length > _options.ReassemblyBytesMax)
+            {
+                Log.ReassemblyFull(_node.Logger, flow.FlowId, flow.Source, length, _assemblyBytes, _options.ReassemblyBytesMax);
+                flow.AssemblyLength = -1;
+                flow.Refused = true;
+                return;
+            }
+
             flow.AssemblyLength = length;
             flow.AssembledBytes = 0;
             flow.Assembly = length > fragment.Length ? ArrayPool<byte>.Shared.Rent(length) : null;
+            _assemblyBytes += flow.Assembly is null ? 0 : length;
         }
 
         if (flow.AssemblyLength != length || flow.AssembledBytes != offset || offset + fragment.Length > length)
@@ -181,6 +208,7 @@ public sealed partial class ReliableEndpoint
         {
             var assembly = flow.Assembly;
             flow.Assembly = null;
+            _assemblyBytes -= length;
             Deliver(new ReliableMessage(flow.Source, flow.FlowId, flow.Key, assembly.AsSpan(0, length)));
             ArrayPool<byte>.Shared.Return(assembly);
         }
@@ -201,11 +229,12 @@ public sealed partial class ReliableEndpoint
         }
     }
 
-    private static void ReturnAssembly(ReceiveFlow flow)
+    private void ReturnAssembly(ReceiveFlow flow)
     {
         if (flow.Assembly is { } assembly)
         {
             flow.Assembly = null;
+            _assemblyBytes -= flow.AssemblyLength;
             ArrayPool<byte>.Shared.Return(assembly);
         }
     }
@@ -272,7 +301,7 @@ public sealed partial class ReliableEndpoint
         return next;
     }
 
-    private static void ForgetReceiveFlow(ReceiveFlow flow)
+    private void ForgetReceiveFlow(ReceiveFlow flow)
     {
         flow.ReleaseHeld();
         ReturnAssembly(flow);

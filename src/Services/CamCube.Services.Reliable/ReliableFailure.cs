@@ -23,4 +23,7 @@ public enum ReliableFailure
 
     /// <summary>The endpoint already holds <see cref="ReliableOptions.QueuedMessagesMax"/> messages.</summary>
     QueueFull = 6,
+
+    /// <summary>The receiver refused the message: the messages it was reassembling already held <see cref="ReliableOptions.ReassemblyBytesMax"/> bytes.</summary>
+    ReceiverFull = 7,
 }

@@ -25,6 +25,17 @@ public sealed record ReliableOptions
     /// <summary>Gets the most messages queued to send over all flows (default 65,536); past it a send fails with <see cref="ReliableFailure.QueueFull"/>.</summary>
     public int QueuedMessagesMax { get; init; } = 65_536;
 
+    /// <summary>The default bound on the bytes of messages being reassembled per endpoint: 256 MiB.</summary>
+    public const long DefaultReassemblyBytesMax = 256L * 1024 * 1024;
+
+    /// <summary>
+    /// Gets the most bytes of messages a receiver reassembles at once, over all its flows (default
+    /// 256 MiB): a message of more than one packet that would go past it is refused when its first
+    /// packet arrives, and its sender's flow fails with <see cref="ReliableFailure.ReceiverFull"/>; the
+    /// receiver keeps running. Held out-of-order packets are bounded by the window instead.
+    /// </summary>
+    public long ReassemblyBytesMax { get; init; } = DefaultReassemblyBytesMax;
+
     /// <summary>Gets the most one-packet exchanges this endpoint waits on at once (default 4,096); past it a request is refused with <see cref="ReliableFailure.QueueFull"/>.</summary>
     public int OpenExchangesMax { get; init; } = 4_096;
 
@@ -65,6 +76,7 @@ public sealed record ReliableOptions
         ArgumentOutOfRangeException.ThrowIfLessThan(WindowPacketsMax, 1, nameof(WindowPacketsMax));
         ArgumentOutOfRangeException.ThrowIfGreaterThan(WindowPacketsMax, 4_096, nameof(WindowPacketsMax));
         ArgumentOutOfRangeException.ThrowIfLessThan(QueuedMessagesMax, 1, nameof(QueuedMessagesMax));
+        ArgumentOutOfRangeException.ThrowIfNegative(ReassemblyBytesMax, nameof(ReassemblyBytesMax));
         ArgumentOutOfRangeException.ThrowIfLessThan(OpenExchangesMax, 1, nameof(OpenExchangesMax));
         ArgumentOutOfRangeException.ThrowIfLessThan(AnsweredExchangesPerPeerMax, 1, nameof(AnsweredExchangesPerPeerMax));
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(MinimumRetransmissionTimeout, TimeSpan.Zero, nameof(MinimumRetransmissionTimeout));

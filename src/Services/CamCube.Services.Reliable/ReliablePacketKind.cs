@@ -23,4 +23,7 @@ internal enum ReliablePacketKind : byte
 
     /// <summary>The responder has the request and its handler has not replied yet: the requester keeps waiting (progress, not an answer).</summary>
     Busy = 7,
+
+    /// <summary>The receiver refused a message of the flow: its reassembly memory (<see cref="ReliableOptions.ReassemblyBytesMax"/>) is full; the sender fails the flow.</summary>
+    Refused = 8,
 }

@@ -1,10 +1,11 @@
 using System.Buffers;
 using System.Text;
+using CamCube.Services.Reliable;
 
 namespace CamCube.Services.Cache.Tests.Consistency;
 
 /// <summary>A request of a history: it records when it was invoked and when, and with what, it completed (virtual time, on the loop).</summary>
-internal sealed class HistoryRequest : PendingRequest
+internal sealed class HistoryRequest : OutstandingRequest<CacheCall, CacheStatus>
 {
     private readonly Action<HistoryRequest> _onCompleted;
     private byte[] _value = [];
@@ -12,16 +13,16 @@ internal sealed class HistoryRequest : PendingRequest
     public HistoryRequest(int client, CacheOperation operation, string key, string? value, TimeSpan invokedAt, Action<HistoryRequest> onCompleted)
     {
         Client = client;
-        Operation = operation;
         KeyText = key;
-        Key = Encoding.ASCII.GetBytes(key);
         WrittenValue = value;
-        Value = value is null ? default : new ReadOnlySequence<byte>(Encoding.ASCII.GetBytes(value));
+        Call = new CacheCall(operation, Encoding.ASCII.GetBytes(key), value is null ? default : new ReadOnlySequence<byte>(Encoding.ASCII.GetBytes(value)));
         InvokedAt = invokedAt;
         _onCompleted = onCompleted;
     }
 
     public int Client { get; }
+
+    public CacheOperation Operation => Call.Operation;
 
     public string KeyText { get; }
 

@@ -8,10 +8,10 @@ namespace CamCube.Services.Cache.FrontEnd;
 internal sealed partial class MemcachedConnection
 {
     /// <summary>Takes the next reusable request of the current command; the caller prepares it.</summary>
-    private ReusableRequest Issue(bool answersAreValues)
+    private FrontEndRequest Issue(bool answersAreValues)
     {
         _answersAreValues = answersAreValues;
-        return _requests[_issued++] ??= new ReusableRequest(AnswerScheduler);
+        return _requests[_issued++] ??= new FrontEndRequest(AnswerScheduler);
     }
 
     /// <summary>Hands the issued requests to the service; some may be answered at once (a bad key, too busy).</summary>
@@ -50,7 +50,7 @@ internal sealed partial class MemcachedConnection
     }
 
     /// <summary>Writes the reply of a status answer; a hit here is incr or decr, which answer with the new value.</summary>
-    private void WriteStatus(ReusableRequest answer)
+    private void WriteStatus(FrontEndRequest answer)
     {
         if (answer.Status != CacheStatus.Hit)
         {
@@ -71,7 +71,7 @@ internal sealed partial class MemcachedConnection
             var answer = _requests[i]!;
             if (answer.Status == CacheStatus.Hit)
             {
-                WriteValue(answer.Key.Span, answer.ResponseValue, answer.ResponseFlags, answer.ResponseCas);
+                WriteValue(answer.Call.Key.Span, answer.ResponseValue, answer.ResponseFlags, answer.ResponseVersion);
             }
             else if (answer.Status is not (CacheStatus.Miss or CacheStatus.NotFound))
             {

@@ -8,13 +8,13 @@ namespace CamCube.Services.Cache.FrontEnd;
 /// One client of the cache's memcached front-end: what each command does (the protocol is
 /// <see cref="MemcachedTextConnection"/>'s). A command whose key is rooted here runs on this
 /// thread (<see cref="CacheService.TryGetLocally"/>); others go through the node's loop in the
-/// connection's own <see cref="ReusableRequest"/>s, awaited by the protocol's loop, so neither path
+/// connection's own <see cref="FrontEndRequest"/>s, awaited by the protocol's loop, so neither path
 /// allocates per request.
 /// </summary>
 internal sealed partial class MemcachedConnection : MemcachedTextConnection, ICacheValueSink
 {
     private readonly CacheService _service;
-    private readonly ReusableRequest?[] _requests;
+    private readonly FrontEndRequest?[] _requests;
     private int _issued;
     private bool _answersAreValues;
 
@@ -23,7 +23,7 @@ internal sealed partial class MemcachedConnection : MemcachedTextConnection, ICa
         : base(reader, writer, transport, options)
     {
         _service = service;
-        _requests = new ReusableRequest?[options.KeysPerGetMax + 2];
+        _requests = new FrontEndRequest?[options.KeysPerGetMax + 2];
     }
 
     /// <inheritdoc/>

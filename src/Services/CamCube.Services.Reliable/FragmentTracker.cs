@@ -1,4 +1,4 @@
-namespace CamCube.Services.Cache;
+namespace CamCube.Services.Reliable;
 
 /// <summary>
 /// Which fragments of one multi-packet value have arrived, so that a fragment that comes twice (a
@@ -6,7 +6,7 @@ namespace CamCube.Services.Cache;
 /// a full chunk of the same length c at an offset that is a multiple of c; the last is the one that
 /// ends at the value's length. Reusable: <see cref="Reset"/> keeps the bitmap's memory.
 /// </summary>
-internal sealed class FragmentTracker
+public sealed class FragmentTracker
 {
     private ulong[] _seen = [];
     private int _chunkBytes;
@@ -24,7 +24,8 @@ internal sealed class FragmentTracker
         ReceivedBytes = 0;
     }
 
-    /// <summary>Takes the fragment at <paramref name="offset"/>; false if it was taken already or does not fit the fragments seen so far.</summary>
+    /// <summary>Takes the fragment of <paramref name="length"/> bytes at <paramref name="offset"/> of a value of <paramref name="total"/> bytes.</summary>
+    /// <returns>False if it was taken already or does not fit the fragments seen so far (a chunk of another size, or an offset off the chunk grid).</returns>
     public bool TryAdd(int offset, int length, int total)
     {
         if (offset + length == total)
