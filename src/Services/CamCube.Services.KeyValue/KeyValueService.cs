@@ -44,6 +44,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         HandleAsynchronously<ClientRequest, ClientReply>(KeyValueMessageType.ClientRequest, (request, _) => ServeAsync(request));
         HandleAsynchronously<Prepare, Promise>(KeyValueMessageType.Prepare, (prepare, _) => OnPrepareAsync(prepare));
         HandleAsynchronously<Accept, Accepted>(KeyValueMessageType.Accept, (accept, _) => OnAcceptAsync(accept));
+        HandleAsynchronously<AcceptBatch, AcceptedBatch>(KeyValueMessageType.AcceptBatch, (batch, _) => OnAcceptBatchAsync(batch));
         HandleAsynchronously<Offer, Want>(KeyValueMessageType.Offer, (offer, _) => OnOfferAsync(offer));
         HandleAsynchronously<Transfer, TransferAck>(KeyValueMessageType.Transfer, (transfer, _) => OnTransferAsync(transfer));
     }
@@ -67,6 +68,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         base.OnRegistered(node);
         var packet = node.CreatePacket();
         var capacity = _options.Delivery == MessageDelivery.Reliable ? int.MaxValue : packet.PayloadCapacity - MessageOverheadBytes;
+        _acceptBytesMax = packet.PayloadCapacity;
         packet.Release();
         Volatile.Write(ref _valueBytesMax, Math.Max(0, Math.Min(_options.ValueBytesMax, capacity)));
         var onThread = _options.Commits == CommitMode.OnCommitThread || (_options.Commits == CommitMode.Automatic && _storage.IsDurable);
