@@ -124,6 +124,11 @@ public sealed partial class KeyValueService
         }
 
         Statistics.WritesAcknowledged++;
+        if (isDelete)
+        {
+            SchedulePurge(key, version, set);
+        }
+
         return new ClientReply { WriteStatus = WriteStatus.Written, Version = version };
     }
 

@@ -45,6 +45,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         HandleAsynchronously<Prepare, Promise>(KeyValueMessageType.Prepare, (prepare, _) => OnPrepareAsync(prepare));
         HandleAsynchronously<Accept, Accepted>(KeyValueMessageType.Accept, (accept, _) => OnAcceptAsync(accept));
         HandleAsynchronously<AcceptBatch, AcceptedBatch>(KeyValueMessageType.AcceptBatch, (batch, _) => OnAcceptBatchAsync(batch));
+        HandleAsynchronously<Purge, Purged>(KeyValueMessageType.Purge, (purge, _) => OnPurgeAsync(purge));
         HandleAsynchronously<Offer, Want>(KeyValueMessageType.Offer, (offer, _) => OnOfferAsync(offer));
         HandleAsynchronously<Transfer, TransferAck>(KeyValueMessageType.Transfer, (transfer, _) => OnTransferAsync(transfer));
     }
@@ -75,6 +76,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         _committer = onThread ? new ThreadCommitter(_storage, _options.CommitQueueWritesMax, node.Self.ToString()) : new LoopCommitter(_storage, node);
         LoadPromises();
         StartWatching();
+        SchedulePurgesOfStoredTombstones();
     }
 
     /// <inheritdoc/>
@@ -82,6 +84,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
     {
         // The writes already queued are committed; their callers hear of it (or of the stop) through their tasks.
         _committer?.Dispose();
+        _purgeTimer?.Dispose();
         base.OnDeregistered();
     }
 
