@@ -49,6 +49,8 @@ internal sealed class CountingStorage : IKeyValueStorage
 
     public IReadOnlyList<KeyValuePair<Key, long>> ListPromises() => _inner.ListPromises();
 
+    public IReadOnlyList<KeyVersion> ListTombstones() => _inner.ListTombstones();
+
     public bool PurgeTombstone(Key key, long version) => _inner.PurgeTombstone(key, version);
 
     public void Dispose() => _inner.Dispose();

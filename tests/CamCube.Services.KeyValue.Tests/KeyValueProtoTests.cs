@@ -58,6 +58,8 @@ public sealed class KeyValueProtoTests
             .AppendLine($"//   request type {KeyValueMessageType.Accept}: Accept, answered by Accepted (a write to a replica)")
             .AppendLine($"//   request type {KeyValueMessageType.Offer}: Offer, answered by Want (catch-up: the versions a server holds)")
             .AppendLine($"//   request type {KeyValueMessageType.Transfer}: Transfer, answered by TransferAck (catch-up: the values asked for)")
+            .AppendLine($"//   request type {KeyValueMessageType.AcceptBatch}: AcceptBatch, answered by AcceptedBatch (several writes to one replica, in one message)")
+            .AppendLine($"//   request type {KeyValueMessageType.Purge}: Purge, answered by Purged (a tombstone every replica holds, past its lifetime)")
             .AppendLine("// A key is the 20 bytes of its 160-bit id; the memcached front-ends' keys are the SHA-1 of the key's bytes.")
             .AppendLine();
         return (header + RuntimeTypeModel.Default.GetSchema(options)).ReplaceLineEndings("\n");

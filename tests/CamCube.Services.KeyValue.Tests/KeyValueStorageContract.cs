@@ -100,6 +100,14 @@ public abstract class KeyValueStorageContract : IDisposable
     }
 
     [Fact]
+    public void TombstonesAreListedWithTheirVersions()
+    {
+        Storage.Apply(Key.FromString("live"), new StoredValue(1, [1]));
+        Storage.Apply(Key.FromString("gone"), new StoredValue(2, null));
+        Assert.Equal([new KeyVersion(Key.FromString("gone"), 2)], Storage.ListTombstones());
+    }
+
+    [Fact]
     public void PromiseIsKeptOnlyWhenHigherAndListed()
     {
         var a = Key.FromString("promise-a");

@@ -124,6 +124,11 @@ public sealed partial class KeyValueService
         }
 
         Statistics.WritesAcknowledged++;
+        if (isDelete)
+        {
+            SchedulePurge(key, version, set);
+        }
+
         return new ClientReply { WriteStatus = WriteStatus.Written, Version = version };
     }
 
@@ -205,7 +210,7 @@ public sealed partial class KeyValueService
             if (versionsHeld is null || versionsHeld[i] < write.Version)
             {
                 var accept = new Accept { Key = KeyBytes(key), Ballot = ballot, Version = write.Version, Deleted = write.IsDeleted, Value = write.Value ?? [] };
-                asks.Add(RequestServerAsync<Accept, Accepted>(others[i], accept, _options.ReplicationTimeout));
+                asks.Add(SendAcceptAsync(others[i], accept));
             }
         }
 

@@ -44,6 +44,8 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         HandleAsynchronously<ClientRequest, ClientReply>(KeyValueMessageType.ClientRequest, (request, _) => ServeAsync(request));
         HandleAsynchronously<Prepare, Promise>(KeyValueMessageType.Prepare, (prepare, _) => OnPrepareAsync(prepare));
         HandleAsynchronously<Accept, Accepted>(KeyValueMessageType.Accept, (accept, _) => OnAcceptAsync(accept));
+        HandleAsynchronously<AcceptBatch, AcceptedBatch>(KeyValueMessageType.AcceptBatch, (batch, _) => OnAcceptBatchAsync(batch));
+        HandleAsynchronously<Purge, Purged>(KeyValueMessageType.Purge, (purge, _) => OnPurgeAsync(purge));
         HandleAsynchronously<Offer, Want>(KeyValueMessageType.Offer, (offer, _) => OnOfferAsync(offer));
         HandleAsynchronously<Transfer, TransferAck>(KeyValueMessageType.Transfer, (transfer, _) => OnTransferAsync(transfer));
     }
@@ -67,12 +69,14 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         base.OnRegistered(node);
         var packet = node.CreatePacket();
         var capacity = _options.Delivery == MessageDelivery.Reliable ? int.MaxValue : packet.PayloadCapacity - MessageOverheadBytes;
+        _acceptBytesMax = packet.PayloadCapacity;
         packet.Release();
         Volatile.Write(ref _valueBytesMax, Math.Max(0, Math.Min(_options.ValueBytesMax, capacity)));
         var onThread = _options.Commits == CommitMode.OnCommitThread || (_options.Commits == CommitMode.Automatic && _storage.IsDurable);
         _committer = onThread ? new ThreadCommitter(_storage, _options.CommitQueueWritesMax, node.Self.ToString()) : new LoopCommitter(_storage, node);
         LoadPromises();
         StartWatching();
+        SchedulePurgesOfStoredTombstones();
     }
 
     /// <inheritdoc/>
@@ -80,6 +84,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
     {
         // The writes already queued are committed; their callers hear of it (or of the stop) through their tasks.
         _committer?.Dispose();
+        _purgeTimer?.Dispose();
         base.OnDeregistered();
     }
 

@@ -65,6 +65,13 @@ public sealed record KeyValueServiceOptions
     /// </summary>
     public int CommitQueueWritesMax { get; init; } = 4096;
 
+    /// <summary>
+    /// Gets how long a delete's tombstone is kept before it is purged (24 h by default): it orders the
+    /// delete against older writes still on their way or on a server that was away. Make it longer than
+    /// any server stays away with its disk (docs/key-value-store.md states the rule).
+    /// </summary>
+    public TimeSpan TombstoneLifetime { get; init; } = TimeSpan.FromHours(24);
+
     /// <summary>Throws when a setting is out of range.</summary>
     /// <exception cref="ArgumentOutOfRangeException">A setting is out of range; the message names it.</exception>
     public void Validate()
@@ -77,6 +84,7 @@ public sealed record KeyValueServiceOptions
         ArgumentOutOfRangeException.ThrowIfLessThan(ValueBytesMax, 0, nameof(ValueBytesMax));
         ArgumentOutOfRangeException.ThrowIfLessThan(OfferKeysMax, 1, nameof(OfferKeysMax));
         ArgumentOutOfRangeException.ThrowIfLessThan(CommitQueueWritesMax, 1, nameof(CommitQueueWritesMax));
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(TombstoneLifetime, TimeSpan.Zero, nameof(TombstoneLifetime));
         if (!Enum.IsDefined(Commits))
         {
             throw new ArgumentOutOfRangeException(nameof(Commits), Commits, "Not a commit mode.");

@@ -6,6 +6,15 @@ public sealed class KeyValueStatistics
     /// <summary>Gets the writes and deletes this server acknowledged as primary.</summary>
     public long WritesAcknowledged { get; internal set; }
 
+    /// <summary>Gets the writes this server sent to replicas as primary (an accept each).</summary>
+    public long AcceptsSent { get; internal set; }
+
+    /// <summary>Gets the messages that carried <see cref="AcceptsSent"/>: the accepts of one turn to one replica travel together.</summary>
+    public long AcceptMessagesSent { get; internal set; }
+
+    /// <summary>Gets the tombstones this server purged as primary (after every replica did).</summary>
+    public long TombstonesPurged { get; internal set; }
+
     /// <summary>Gets how many times this server took a key over as its primary (a ballot of its own).</summary>
     public long TakeOvers { get; internal set; }
 

@@ -8,4 +8,6 @@ internal static class KeyValueMessageType
     public const ushort Accept = 3;
     public const ushort Offer = 4;
     public const ushort Transfer = 5;
+    public const ushort AcceptBatch = 6;
+    public const ushort Purge = 7;
 }

@@ -18,6 +18,16 @@ internal abstract class Committer : IDisposable
     /// </summary>
     public abstract Task<bool> Add(StorageWrite write);
 
+    /// <summary>Holds the writes added from now until <see cref="Release"/> back from the commit, so that they share one; calls nest.</summary>
+    public virtual void Hold()
+    {
+    }
+
+    /// <summary>Ends a <see cref="Hold"/>: the writes added meanwhile may be committed.</summary>
+    public virtual void Release()
+    {
+    }
+
     /// <summary>Completes once every write added so far is committed (or failed).</summary>
     public abstract Task FlushAsync();
 

@@ -21,6 +21,7 @@ internal sealed class ThreadCommitter : Committer
     private CommitBatch _filling = new();
     private CommitBatch _committing = new();
     private Task _last = Task.CompletedTask;
+    private int _held;
     private bool _stopping;
 
     /// <summary>Starts the committer's thread.</summary>
@@ -66,7 +67,7 @@ internal sealed class ThreadCommitter : Committer
 
             kept = _filling.Add(write);
             _last = kept;
-            if (_filling.Count > 1)
+            if (_filling.Count > 1 || _held > 0)
             {
                 return kept;
             }
@@ -74,6 +75,29 @@ internal sealed class ThreadCommitter : Committer
 
         _signal.Release();
         return kept;
+    }
+
+    /// <inheritdoc/>
+    public override void Hold()
+    {
+        lock (_gate)
+        {
+            _held++;
+        }
+    }
+
+    /// <inheritdoc/>
+    public override void Release()
+    {
+        lock (_gate)
+        {
+            if (--_held > 0 || _filling.Count == 0)
+            {
+                return;
+            }
+        }
+
+        _signal.Release();
     }
 
     /// <inheritdoc/>
@@ -112,6 +136,12 @@ internal sealed class ThreadCommitter : Committer
             bool stop;
             lock (_gate)
             {
+                if (_held > 0 && !_stopping)
+                {
+                    // Release signals again once the writes held together are all in.
+                    continue;
+                }
+
                 (_filling, _committing) = (_committing, _filling);
                 batch = _committing;
                 stop = _stopping;

@@ -35,6 +35,10 @@ public interface IKeyValueStorage : IDisposable
     /// <exception cref="ArgumentOutOfRangeException">The ballot is not positive.</exception>
     bool Promise(Key key, long ballot);
 
+    /// <summary>Lists every key held as a tombstone (deleted), with the tombstone's version, to plan their purge when the server starts.</summary>
+    /// <returns>A snapshot taken when the call is made, in no particular order.</returns>
+    IReadOnlyList<KeyVersion> ListTombstones();
+
     /// <summary>Lists every promise kept (the highest ballot per key), to load them when the server starts.</summary>
     /// <returns>A snapshot taken when the call is made, in no particular order.</returns>
     IReadOnlyList<KeyValuePair<Key, long>> ListPromises();

@@ -60,6 +60,15 @@ public sealed class MemoryKeyValueStorage : IKeyValueStorage
     }
 
     /// <inheritdoc/>
+    public IReadOnlyList<KeyVersion> ListTombstones()
+    {
+        lock (_lock)
+        {
+            return [.. _values.Where(pair => pair.Value.IsDeleted).Select(pair => new KeyVersion(pair.Key, pair.Value.Version))];
+        }
+    }
+
+    /// <inheritdoc/>
     public bool Promise(Key key, long ballot)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(ballot, 1);

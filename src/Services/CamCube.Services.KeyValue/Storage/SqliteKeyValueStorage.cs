@@ -190,6 +190,24 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
     }
 
     /// <inheritdoc/>
+    public IReadOnlyList<KeyVersion> ListTombstones()
+    {
+        lock (_readLock)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            using var list = Command(_reader, "SELECT key, version FROM kv WHERE value IS NULL");
+            using var reader = list.ExecuteReader();
+            var tombstones = new List<KeyVersion>();
+            while (reader.Read())
+            {
+                tombstones.Add(new KeyVersion(Key.FromBytes((byte[])reader.GetValue(0)), reader.GetInt64(1)));
+            }
+
+            return tombstones;
+        }
+    }
+
+    /// <inheritdoc/>
     public IReadOnlyList<KeyValuePair<Key, long>> ListPromises()
     {
         lock (_readLock)

@@ -1,0 +1,128 @@
+using CamCube.Messaging;
+using CamCube.Services.KeyValue.Messages;
+using CamCube.Services.KeyValue.Replication;
+
+namespace CamCube.Services.KeyValue;
+
+/// <summary>
+/// Fewer messages per write: the accepts a primary makes for one replica in one turn of its loop
+/// travel in one <see cref="AcceptBatch"/> (a lone one as a plain <see cref="Accept"/>), and the
+/// replica commits them together and answers them in one <see cref="AcceptedBatch"/>.
+/// </summary>
+public sealed partial class KeyValueService
+{
+    private readonly Dictionary<Coordinate, PendingAccepts> _outbox = [];
+    private bool _acceptsPosted;
+    private int _acceptBytesMax;
+
+    /// <summary>Sends <paramref name="accept"/> to <paramref name="replica"/> with the others of this turn; completes with its answer, or fails as the request did.</summary>
+    private Task<Accepted> SendAcceptAsync(Coordinate replica, Accept accept)
+    {
+        if (!_outbox.TryGetValue(replica, out var pending))
+        {
+            pending = new PendingAccepts();
+            _outbox.Add(replica, pending);
+        }
+
+        var bytes = accept.Value.Length + MessageOverheadBytes;
+        if (pending.Accepts.Count > 0 && pending.Bytes + bytes > _acceptBytesMax)
+        {
+            SendPending(replica, pending);
+        }
+
+        var answer = pending.Add(accept, bytes);
+        if (!_acceptsPosted)
+        {
+            _acceptsPosted = Node.TryPost(static state => ((KeyValueService)state!).SendAllPending(), this);
+            if (!_acceptsPosted)
+            {
+                SendAllPending();
+            }
+        }
+
+        return answer;
+    }
+
+    private void SendAllPending()
+    {
+        _acceptsPosted = false;
+        foreach (var (replica, pending) in _outbox)
+        {
+            if (pending.Accepts.Count > 0)
+            {
+                SendPending(replica, pending);
+            }
+        }
+    }
+
+    private void SendPending(Coordinate replica, PendingAccepts pending)
+    {
+        var (accepts, waiting) = pending.Take();
+        Statistics.AcceptsSent += accepts.Count;
+        Statistics.AcceptMessagesSent++;
+        _ = accepts.Count == 1
+            ? ForwardAsync(RequestServerAsync<Accept, Accepted>(replica, accepts[0], _options.ReplicationTimeout), waiting[0])
+            : ForwardAsync(RequestServerAsync<AcceptBatch, AcceptedBatch>(replica, new AcceptBatch { Accepts = accepts }, _options.ReplicationTimeout), waiting, replica);
+    }
+
+    private static async Task ForwardAsync(Task<Accepted> request, TaskCompletionSource<Accepted> waiting)
+    {
+        try
+        {
+            waiting.TrySetResult(await request.ConfigureAwait(true));
+        }
+        catch (RequestFailedException ex)
+        {
+            waiting.TrySetException(ex);
+        }
+    }
+
+    private static async Task ForwardAsync(Task<AcceptedBatch> request, List<TaskCompletionSource<Accepted>> waiting, Coordinate replica)
+    {
+        Exception? failure = null;
+        try
+        {
+            var answers = (await request.ConfigureAwait(true)).Answers;
+            if (answers.Count == waiting.Count)
+            {
+                for (var i = 0; i < waiting.Count; i++)
+                {
+                    waiting[i].TrySetResult(answers[i]);
+                }
+
+                return;
+            }
+
+            failure = new RequestFailedException(RequestFailure.HandlerFault, $"{replica} answered {answers.Count} of {waiting.Count} accepts.");
+        }
+        catch (RequestFailedException ex)
+        {
+            failure = ex;
+        }
+
+        foreach (var wait in waiting)
+        {
+            wait.TrySetException(failure);
+        }
+    }
+
+    /// <summary>Handles each accept of the batch as if it came alone; their writes share one commit, and one reply answers all once they are on disk.</summary>
+    private async Task<AcceptedBatch> OnAcceptBatchAsync(AcceptBatch batch)
+    {
+        var answers = new Task<Accepted>[batch.Accepts.Count];
+        Commits.Hold();
+        try
+        {
+            for (var i = 0; i < answers.Length; i++)
+            {
+                answers[i] = OnAcceptAsync(batch.Accepts[i]);
+            }
+        }
+        finally
+        {
+            Commits.Release();
+        }
+
+        return new AcceptedBatch { Answers = [.. await Task.WhenAll(answers).ConfigureAwait(true)] };
+    }
+}
