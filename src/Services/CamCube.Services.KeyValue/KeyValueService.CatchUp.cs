@@ -289,6 +289,7 @@ public sealed partial class KeyValueService
                 Statistics.KeysReceived++;
                 Statistics.BytesReceived += value.Value.Length;
                 Watch(key);
+                ForgetHeld(key);
             }
         }
 

@@ -21,7 +21,10 @@ public sealed partial class KeyValueService
 
     private long PromisedBallot(Key key) => _promised.GetValueOrDefault(key);
 
-    internal Promise OnPrepare(Prepare prepare)
+    /// <summary>Promises <paramref name="prepare"/>'s ballot unless a higher one was promised or a lease granted to another server (or this server's start) has not run out.</summary>
+    /// <param name="prepare">The new primary's request.</param>
+    /// <param name="from">The server that sent it, or null when not known (it is then not the lease holder).</param>
+    internal Promise OnPrepare(Prepare prepare, Coordinate? from = null)
     {
         var key = Key.FromBytes(prepare.Key);
         var promised = PromisedBallot(key);
@@ -30,6 +33,12 @@ public sealed partial class KeyValueService
             return new Promise { Ballot = promised };
         }
 
+        if (PromiseWait(key, from) is var wait && wait > TimeSpan.Zero)
+        {
+            return new Promise { Ballot = promised, LeaseWaitMicroseconds = Math.Max(1, (long)Math.Ceiling(wait.TotalMicroseconds)) };
+        }
+
+        GrantLease(key, from);
         _promised[key] = prepare.Ballot;
         CommitNow();
         var held = _storage.Read(key);
@@ -44,7 +53,10 @@ public sealed partial class KeyValueService
         return promise;
     }
 
-    internal Task<Accepted> OnAcceptAsync(Accept accept)
+    /// <summary>Keeps <paramref name="accept"/>'s write (or confirms its ballot) unless a higher ballot was promised; either renews the sender's lease.</summary>
+    /// <param name="accept">The primary's request.</param>
+    /// <param name="from">The server that sent it, or null when not known.</param>
+    internal Task<Accepted> OnAcceptAsync(Accept accept, Coordinate? from = null)
     {
         var key = Key.FromBytes(accept.Key);
         var promised = PromisedBallot(key);
@@ -54,6 +66,12 @@ public sealed partial class KeyValueService
         }
 
         _promised[key] = accept.Ballot;
+        GrantLease(key, from);
+        if (!accept.CheckOnly)
+        {
+            ForgetHeld(key);
+        }
+
         return accept.CheckOnly
             ? Task.FromResult(new Accepted { Ok = true, Ballot = accept.Ballot })
             : KeepAsync(key, new StoredValue(accept.Version, accept.Deleted ? null : accept.Value), accept.Ballot);

@@ -41,8 +41,8 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         _options.Validate();
         _valueBytesMax = _options.ValueBytesMax;
         HandleAsynchronously<ClientRequest, ClientReply>(KeyValueMessageType.ClientRequest, (request, _) => ServeAsync(request));
-        Handle<Prepare, Promise>(KeyValueMessageType.Prepare, (prepare, _) => OnPrepare(prepare));
-        HandleAsynchronously<Accept, Accepted>(KeyValueMessageType.Accept, (accept, _) => OnAcceptAsync(accept));
+        Handle<Prepare, Promise>(KeyValueMessageType.Prepare, (prepare, context) => OnPrepare(prepare, context.Source));
+        HandleAsynchronously<Accept, Accepted>(KeyValueMessageType.Accept, (accept, context) => OnAcceptAsync(accept, context.Source));
         Handle<Offer, Want>(KeyValueMessageType.Offer, (offer, _) => OnOffer(offer));
         Handle<Transfer, TransferAck>(KeyValueMessageType.Transfer, (transfer, _) => OnTransfer(transfer));
     }
@@ -68,6 +68,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         var capacity = _options.Delivery == MessageDelivery.Reliable ? int.MaxValue : packet.PayloadCapacity - MessageOverheadBytes;
         packet.Release();
         Volatile.Write(ref _valueBytesMax, Math.Max(0, Math.Min(_options.ValueBytesMax, capacity)));
+        StartLeaseClock();
         StartWatching();
     }
 

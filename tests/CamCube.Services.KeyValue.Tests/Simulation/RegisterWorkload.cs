@@ -14,6 +14,8 @@ internal sealed class RegisterWorkload
     {
         RequestTimeout = TimeSpan.FromSeconds(1),
         ReplicationTimeout = TimeSpan.FromMilliseconds(200),
+        ReadLease = TimeSpan.FromMilliseconds(200),
+        LeaseDriftMargin = TimeSpan.FromMilliseconds(20),
     };
 
     private static readonly TorusShape s_shape = new(3, 3, 3);
