@@ -55,7 +55,7 @@ public sealed partial class KeyValueService
 
     private async Task<ClientReply> ServeInTurnAsync(Key key, KeyLane lane, ClientRequest request)
     {
-        var set = ReplicaSet(Node.KeySpace.KeyCoordinateOf(key));
+        var set = CurrentSet(key, lane);
         if (set[0] != Node.Self)
         {
             return new ClientReply { Status = ReplyStatus.NotPrimary };
@@ -368,6 +368,14 @@ public sealed partial class KeyValueService
     }
 
     /// <summary>The key's replica set under this node's view: the first r reachable servers of its walk, the primary first.</summary>
+    /// <summary>The key's replica set now: the lane's own array while the set is unchanged (no allocation per operation), else a new one.</summary>
+    private Coordinate[] CurrentSet(Key key, KeyLane lane)
+    {
+        Span<Coordinate> servers = stackalloc Coordinate[ReplicaCount];
+        var count = Node.GetServersForKey(Node.KeySpace.KeyCoordinateOf(key), servers);
+        return lane.Set.AsSpan().SequenceEqual(servers[..count]) ? lane.Set : servers[..count].ToArray();
+    }
+
     private Coordinate[] ReplicaSet(KeyCoordinate coordinate)
     {
         Span<Coordinate> servers = stackalloc Coordinate[ReplicaCount];
