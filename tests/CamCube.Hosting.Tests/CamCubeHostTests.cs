@@ -78,6 +78,32 @@ public sealed class CamCubeHostTests
     }
 
     [Fact]
+    public async Task TheRuntimeLimitsReachTheNodeWhenSetInTheCamCubeSection()
+    {
+        using var host = Build(new()
+        {
+            ["CamCube:Shape"] = "1x1x1",
+            ["CamCube:Coordinate"] = "0,0,0",
+            ["CamCube:Insecure"] = "true",
+            ["CamCube:BasePort"] = FreeUdpPort().ToString(System.Globalization.CultureInfo.InvariantCulture),
+            ["CamCube:PostedItemsMax"] = "12",
+            ["CamCube:DropNoticesPerSecondMax"] = "0",
+        });
+        await host.StartAsync();
+        try
+        {
+            var node = host.Services.GetRequiredService<CamCubeNodeAccessor>().Node;
+            Assert.NotNull(node);
+            Assert.Equal(12, node.Node.Options.PostedItemsMax);
+            Assert.Equal(0, node.Node.Options.DropNoticesPerSecondMax);
+        }
+        finally
+        {
+            await host.StopAsync();
+        }
+    }
+
+    [Fact]
     public async Task TheHealthProbeFailsWhenNoNodeAnswers()
     {
         using var directory = new TemporaryDirectory();

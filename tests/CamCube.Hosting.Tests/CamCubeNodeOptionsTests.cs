@@ -17,6 +17,8 @@ public sealed class CamCubeNodeOptionsTests
         Assert.True(options.UdpSegmentationOffload);
         Assert.False(options.ExitWithStdin);
         Assert.Equal(NodeLoopKind.Udp, options.EffectiveLoop);
+        Assert.Equal(65_536, options.PostedItemsMax);
+        Assert.Equal(1_000, options.DropNoticesPerSecondMax);
     }
 
     [Fact]
@@ -68,6 +70,8 @@ public sealed class CamCubeNodeOptionsTests
     [InlineData("HeartbeatInterval", "00:00:00", "CamCube:HeartbeatInterval: 00:00:00 is not from 00:00:00.0010000 to 00:01:00.")]
     [InlineData("RateLimitMegabitsPerSecond", "-1", "CamCube:RateLimitMegabitsPerSecond: -1 is not from 0 to 1000000.")]
     [InlineData("BasePort", "0", "CamCube:BasePort: 0 is not from 1 to 65535.")]
+    [InlineData("PostedItemsMax", "0", "CamCube:PostedItemsMax: 0 is not from 1 to 16777216.")]
+    [InlineData("DropNoticesPerSecondMax", "-1", "CamCube:DropNoticesPerSecondMax: -1 is not from 0 to 10000000.")]
     public void AValueOutOfRangeIsRefusedByNameWhenChecked(string setting, string value, string message)
     {
         var ex = Assert.Throws<CamCubeConfigurationException>(() => Bind((setting, value)).Validate());

@@ -24,19 +24,32 @@ internal sealed class CountingStorage : IKeyValueStorage
         return _inner.Apply(key, value);
     }
 
-    public void ApplyAll(IReadOnlyList<KeyValuePair<Key, StoredValue>> writes, Span<bool> kept)
+    public bool Promise(Key key, long ballot) => _inner.Promise(key, ballot);
+
+    /// <summary>Counts a commit that holds at least one value write (a take-over's promises commit on their own).</summary>
+    public void ApplyAll(IReadOnlyList<StorageWrite> writes, Span<bool> kept)
     {
-        Commits++;
-        WritesCommitted += writes.Count;
+        var written = WritesCommitted;
         for (var i = 0; i < writes.Count; i++)
         {
-            kept[i] = _inner.Apply(writes[i].Key, writes[i].Value);
+            var write = writes[i];
+            WritesCommitted += write.Kind == StorageWriteKind.Value ? 1 : 0;
+            kept[i] = write.Kind switch
+            {
+                StorageWriteKind.Value => _inner.Apply(write.Key, write.Value!),
+                StorageWriteKind.Promise => _inner.Promise(write.Key, write.Number),
+                _ => _inner.PurgeTombstone(write.Key, write.Number),
+            };
         }
+
+        Commits += WritesCommitted > written ? 1 : 0;
     }
 
     public IReadOnlyList<KeyVersion> ListVersions() => _inner.ListVersions();
 
-    public long PurgeTombstones(long versionBelow) => _inner.PurgeTombstones(versionBelow);
+    public IReadOnlyList<KeyValuePair<Key, long>> ListPromises() => _inner.ListPromises();
+
+    public bool PurgeTombstone(Key key, long version) => _inner.PurgeTombstone(key, version);
 
     public void Dispose() => _inner.Dispose();
 }

@@ -25,12 +25,32 @@ public sealed class FencingTests
         var ballot = put.Version >> 24;
         store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
 
-        Assert.True(replica.OnPrepare(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }).Promised);
+        Assert.True((await store.Run(replica.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }))).Promised);
         var late = await store.Run(replica.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot, Version = put.Version + 1, Value = Bytes("deposed") }));
         Assert.False(late.Ok);
         Assert.Equal(ballot + 1, late.Ballot);
         Assert.Equal(put.Version, store.DiskOf(s_servers[1]).Read(s_key)!.Version);
-        Assert.False(replica.OnPrepare(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }).Promised);
+        Assert.False((await store.Run(replica.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }))).Promised);
+    }
+
+    [Fact]
+    public async Task RestartedReplicaRefusesTheOldPrimarysWriteWhenItPromisedAHigherBallotBeforeTheRestart()
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape);
+        var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("old primary")));
+        var ballot = put.Version >> 24;
+        store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
+        Assert.True((await store.Run(store[s_servers[1]].OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }))).Promised);
+
+        // The replica restarts with its disk: the promise was kept there, not only in its memory.
+        Assert.True(store.Cube.Kill(s_servers[1]));
+        store.Cube.Restart(s_servers[1]);
+        var late = await store.Run(store[s_servers[1]].OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot, Version = put.Version + 1, Value = Bytes("deposed") }));
+
+        Assert.False(late.Ok);
+        Assert.Equal(ballot + 1, late.Ballot);
+        Assert.Equal(put.Version, store.DiskOf(s_servers[1]).Read(s_key)!.Version);
+        Assert.Equal("old primary", Text(store.DiskOf(s_servers[1]).Read(s_key)!.Value));
     }
 
     [Fact]
@@ -44,7 +64,7 @@ public sealed class FencingTests
         // The newer primary takes the key over at both replicas and writes there; the old primary was not asked.
         foreach (var replica in s_servers[1..])
         {
-            Assert.True(store[replica].OnPrepare(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 }).Promised);
+            Assert.True((await store.Run(store[replica].OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 }))).Promised);
             Assert.True((await store.Run(store[replica].OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }))).Ok);
         }
 
@@ -63,7 +83,7 @@ public sealed class FencingTests
         store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
         foreach (var replica in s_servers[1..])
         {
-            store[replica].OnPrepare(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 });
+            await store.Run(store[replica].OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 }));
             await store.Run(store[replica].OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }));
         }
 

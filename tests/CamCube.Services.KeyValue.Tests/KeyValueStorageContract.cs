@@ -83,16 +83,40 @@ public abstract class KeyValueStorageContract : IDisposable
     }
 
     [Fact]
-    public void PurgeRemovesOnlyTombstonesOlderThanTheGivenVersion()
+    public void PurgeRemovesATombstoneOnlyWhenTheKeyStillHoldsExactlyIt()
     {
         Storage.Apply(Key.FromString("live"), new StoredValue(1, [1]));
         Storage.Apply(Key.FromString("old"), new StoredValue(2, null));
-        Storage.Apply(Key.FromString("new"), new StoredValue(9, null));
-        Assert.Equal(1, Storage.PurgeTombstones(versionBelow: 5));
+        Storage.Apply(Key.FromString("rewritten"), new StoredValue(3, null));
+        Storage.Apply(Key.FromString("rewritten"), new StoredValue(4, [4]));
+        Assert.False(Storage.PurgeTombstone(Key.FromString("live"), 1));
+        Assert.False(Storage.PurgeTombstone(Key.FromString("old"), 1));
+        Assert.False(Storage.PurgeTombstone(Key.FromString("rewritten"), 3));
+        Assert.True(Storage.PurgeTombstone(Key.FromString("old"), 2));
         Assert.Null(Storage.Read(Key.FromString("old")));
-        Assert.NotNull(Storage.Read(Key.FromString("new")));
-        Assert.NotNull(Storage.Read(Key.FromString("live")));
+        Assert.Equal(4, Storage.Read(Key.FromString("rewritten"))!.Version);
+        Assert.Equal(1, Storage.Read(Key.FromString("live"))!.Version);
+        Assert.Equal(2, Storage.Count);
     }
+
+    [Fact]
+    public void PromiseIsKeptOnlyWhenHigherAndListed()
+    {
+        var a = Key.FromString("promise-a");
+        Assert.True(Storage.Promise(a, 5));
+        Assert.False(Storage.Promise(a, 5));
+        Assert.False(Storage.Promise(a, 4));
+        Assert.True(Storage.Promise(a, 7));
+        var kept = new bool[3];
+        Storage.ApplyAll([StorageWrite.Promise(Key.FromString("promise-b"), 2), StorageWrite.Promise(a, 6), new(a, new StoredValue(9, [9]))], kept);
+        Assert.Equal([true, false, true], kept);
+        var promises = Storage.ListPromises().OrderBy(p => p.Value).ToArray();
+        Assert.Equal([new(Key.FromString("promise-b"), 2), new KeyValuePair<Key, long>(a, 7)], promises);
+        Assert.Equal(1, Storage.Count);
+    }
+
+    [Fact]
+    public void PromiseBelowOneIsRefused() => Assert.Throws<ArgumentOutOfRangeException>(() => Storage.Promise(Key.FromString("z"), 0));
 
     [Fact]
     public void VersionBelowOneIsRefused()

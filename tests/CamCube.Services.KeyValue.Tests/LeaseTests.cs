@@ -52,7 +52,7 @@ public sealed class LeaseTests
         var primary = store[s_servers[0]].Statistics;
         Assert.Equal((0, 3), (primary.ReadsUnderLease, primary.ReadConfirms));
         var ballot = (await store.Run(store[s_client].GetAsync(s_key)))!.Version >> 24;
-        Assert.True(store[s_servers[1]].OnPrepare(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }).Promised);
+        Assert.True((await store.Run(store[s_servers[1]].OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }))).Promised);
     }
 
     /// <summary>
@@ -66,16 +66,21 @@ public sealed class LeaseTests
         var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
         var leaseStart = store.Cube.Elapsed;
         var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("before")));
-        var newer = ((put.Version >> 24) + 1) << 24 | 1;
+        var ballot = (put.Version >> 24) + 1;
         var newPrimary = s_servers[1];
         TimeSpan? writtenAt = null;
         var old = store[s_servers[0]].Statistics;
         var takeOversBeforeTheWrite = -1L;
 
-        while (writtenAt is null || store.Cube.Elapsed < writtenAt + TimeSpan.FromMilliseconds(300))
+        while ((writtenAt is null && store.Cube.Elapsed < leaseStart + (5 * s_options.ReadLease)) || store.Cube.Elapsed < writtenAt + TimeSpan.FromMilliseconds(300))
         {
-            if (writtenAt is null && s_servers[1..].All(replica => store[replica].OnPrepare(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 }, newPrimary).Promised))
+            if (writtenAt is null && !await PromisedAtAsync(store, s_servers[1..], ballot, newPrimary))
             {
+                ballot++;
+            }
+            else if (writtenAt is null)
+            {
+                var newer = (ballot << 24) | 1;
                 foreach (var replica in s_servers[1..])
                 {
                     Assert.True((await store.Run(store[replica].OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }, newPrimary))).Ok);
@@ -99,6 +104,7 @@ public sealed class LeaseTests
             store.Cube.RunFor(TimeSpan.FromMilliseconds(100));
         }
 
+        Assert.NotNull(writtenAt);
         Assert.True(writtenAt - leaseStart >= s_options.ReadLease - s_options.LeaseDriftMargin, $"The newer primary got its promises {(writtenAt - leaseStart)?.TotalMilliseconds:0} ms after the old primary's lease began.");
     }
 
@@ -112,12 +118,24 @@ public sealed class LeaseTests
         store.Cube.Restart(s_servers[1]);
         var prepare = new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = (put.Version >> 24) + 1 };
 
-        var refused = store[s_servers[1]].OnPrepare(prepare);
+        var refused = await store.Run(store[s_servers[1]].OnPrepareAsync(prepare));
         Assert.False(refused.Promised);
         Assert.InRange(refused.LeaseWaitMicroseconds, 1, (long)s_options.ReadLease.TotalMicroseconds);
 
         store.Cube.RunFor(s_options.ReadLease);
-        Assert.True(store[s_servers[1]].OnPrepare(prepare).Promised);
+        Assert.True((await store.Run(store[s_servers[1]].OnPrepareAsync(prepare))).Promised);
+    }
+
+    /// <summary>Asks each replica to promise <paramref name="ballot"/> from <paramref name="from"/>; true when every one did.</summary>
+    private static async Task<bool> PromisedAtAsync(StoreCube store, Coordinate[] replicas, long ballot, Coordinate from)
+    {
+        var all = true;
+        foreach (var replica in replicas)
+        {
+            all &= (await store.Run(store[replica].OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot }, from))).Promised;
+        }
+
+        return all;
     }
 
     [Theory]

@@ -39,7 +39,7 @@ public sealed class ReliableDeliveryTests
         await store.Run(store[client].PutAsync(s_key, new byte[200_000]));
 
         store.Cube.Restart(s_servers[2]);
-        var caughtUp = store.Cube.RunUntil(() => store.DiskOf(s_servers[2]).Read(s_key)!.Value!.Length == 200_000, TimeSpan.FromSeconds(5));
+        var caughtUp = store.Cube.RunUntil(() => store[s_servers[2]].Statistics.KeysReceived > 0 && store.DiskOf(s_servers[2]).Read(s_key)!.Value!.Length == 200_000, TimeSpan.FromSeconds(5));
         Assert.True(caughtUp, string.Join("; ", store.Cube.LiveNodes.Select(n => $"{n.Self} offered {n.GetService<KeyValueService>()!.Statistics.KeysOffered} sent {n.GetService<KeyValueService>()!.Statistics.CatchUpKeysSent}")));
         Assert.Equal(1, store[s_servers[2]].Statistics.KeysReceived);
         Assert.Equal(200_000, store[s_servers[2]].Statistics.BytesReceived);

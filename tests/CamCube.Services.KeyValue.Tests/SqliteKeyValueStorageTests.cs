@@ -23,6 +23,33 @@ public sealed class SqliteKeyValueStorageTests : KeyValueStorageContract
     }
 
     [Fact]
+    public void PromisesSurviveClosingAndReopeningTheDatabase()
+    {
+        Storage.Promise(Key.FromString("a"), 12);
+        Storage.Dispose();
+        using var reopened = SqliteKeyValueStorage.Open(DatabasePath);
+        Assert.Equal([new KeyValuePair<Key, long>(Key.FromString("a"), 12)], reopened.ListPromises());
+        Assert.False(reopened.Promise(Key.FromString("a"), 11));
+    }
+
+    [Fact]
+    public void ReadSeesACommitOnlyOnceItIsCommitted()
+    {
+        var key = Key.FromString("a");
+        Storage.Apply(key, new StoredValue(1, [1]));
+        using var writer = new SqliteConnection($"Data Source={DatabasePath};Pooling=False");
+        writer.Open();
+        using var transaction = writer.BeginTransaction();
+        using var update = writer.CreateCommand();
+        update.Transaction = transaction;
+        update.CommandText = "UPDATE kv SET version = 2, value = x'02'";
+        Assert.Equal(1, update.ExecuteNonQuery());
+        Assert.Equal(1, Storage.Read(key)!.Version);
+        transaction.Commit();
+        Assert.Equal(2, Storage.Read(key)!.Version);
+    }
+
+    [Fact]
     public void DatabaseUsesTheWriteAheadLogWithSynchronousCommits()
     {
         Storage.Apply(Key.FromString("a"), new StoredValue(1, [1]));

@@ -34,6 +34,9 @@ internal sealed class ReliableCube
 
     public ReliableEndpoint EndpointOf(Coordinate server) => Cube[server].GetService<ReliableService>()!.Endpoint;
 
+    /// <summary>Gets the packets of the reliable service delivered at every live node: each packet counted once, at its destination.</summary>
+    public long PacketsDelivered() => Cube.LiveNodes.Sum(n => n.GetServiceCounters(ServiceId)!.PacketsDelivered);
+
     /// <summary>A message whose bytes follow from its seed and index, so the receiver's copy can be checked byte for byte.</summary>
     public static byte[] Payload(int seed, int index, int length)
     {
@@ -51,6 +54,8 @@ internal sealed class ReliableCube
     {
         var inbox = new Inbox(node.Self);
         _inboxes[node.Self] = inbox;
-        node.Register(new ReliableService(ServiceId, "reliable", inbox.Record, Options));
+        ReliableService? service = null;
+        service = new ReliableService(ServiceId, "reliable", inbox.Record, (in ExchangeRequest request) => inbox.Answer(service!.Endpoint, request), Options);
+        node.Register(service);
     }
 }

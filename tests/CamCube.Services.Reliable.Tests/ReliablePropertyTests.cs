@@ -1,5 +1,4 @@
 using CamCube.Testing;
-using CamCube.Transport.Faults;
 using CsCheck;
 
 namespace CamCube.Services.Reliable.Tests;
@@ -7,13 +6,6 @@ namespace CamCube.Services.Reliable.Tests;
 public sealed class ReliablePropertyTests
 {
     private static readonly TorusShape s_shape = new(3, 3, 3);
-
-    private static readonly FaultOptions s_faults = new()
-    {
-        DropProbability = 0.05,
-        DuplicateProbability = 0.05,
-        ReorderProbability = 0.05,
-    };
 
     /// <summary>A run: the simulator's seed and, per sender, the sizes of the messages it sends.</summary>
     private static readonly Gen<(int Seed, int[][] Sizes)> s_runs =
@@ -27,7 +19,7 @@ public sealed class ReliablePropertyTests
 
     private static void RunLossyExchange(int seed, int[][] sizes)
     {
-        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = seed, Faults = s_faults });
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = seed, Faults = LossyFaults.Options });
         var receiver = new Coordinate(1, 2, 1);
         var key = KeyCoordinate.At(new Coordinate(2, 2, 2), (ushort)seed);
         var senders = new[] { new Coordinate(0, 0, 0), new Coordinate(2, 0, 1), new Coordinate(1, 1, 0) };

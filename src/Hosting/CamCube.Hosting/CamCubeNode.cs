@@ -119,6 +119,8 @@ public sealed class CamCubeNode : IAsyncDisposable
                 HeartbeatInterval = options.HeartbeatInterval,
                 HeartbeatTimeout = options.EffectiveHeartbeatTimeout,
                 Seed = options.Seed,
+                PostedItemsMax = options.PostedItemsMax,
+                DropNoticesPerSecondMax = options.DropNoticesPerSecondMax,
                 MeterFactory = parts.MeterFactory,
             };
 

@@ -34,6 +34,12 @@ public sealed class CamCubeNodeOptions
     /// <summary>The longest heartbeat timeout: ten minutes.</summary>
     public static readonly TimeSpan HeartbeatTimeoutMax = TimeSpan.FromMinutes(10);
 
+    /// <summary>The largest <see cref="PostedItemsMax"/>: 16,777,216 items.</summary>
+    public const int PostedItemsMaxLimit = 16_777_216;
+
+    /// <summary>The largest <see cref="DropNoticesPerSecondMax"/>: 10,000,000 a second.</summary>
+    public const int DropNoticesPerSecondMaxLimit = 10_000_000;
+
     private static readonly NodeOptions s_runtimeDefaults = new();
 
     /// <summary>Gets or sets the torus, <c>XxYxZ</c> such as <c>3x3x3</c>. Required.</summary>
@@ -74,6 +80,12 @@ public sealed class CamCubeNodeOptions
 
     /// <summary>Gets or sets the limit on every link, in megabits per second (0: none).</summary>
     public int RateLimitMegabitsPerSecond { get; set; }
+
+    /// <summary>Gets or sets how many items one service may have posted to the node's loop and not yet run (<see cref="NodeOptions.PostedItemsMax"/>); past it a post is refused, from 1 to <see cref="PostedItemsMaxLimit"/>.</summary>
+    public int PostedItemsMax { get; set; } = s_runtimeDefaults.PostedItemsMax;
+
+    /// <summary>Gets or sets how many drop notices the node sends a second at most (<see cref="NodeOptions.DropNoticesPerSecondMax"/>; 0: none); the rest are counted as suppressed.</summary>
+    public int DropNoticesPerSecondMax { get; set; } = s_runtimeDefaults.DropNoticesPerSecondMax;
 
     /// <summary>Gets or sets the seed of the node's random choices (fault injection, tie breaks).</summary>
     public int Seed { get; set; } = s_runtimeDefaults.Seed;

@@ -88,6 +88,8 @@ internal sealed record NodePlacement(TorusShape Shape, Coordinate Self, UdpPeerA
         }
 
         InRange(options.RateLimitMegabitsPerSecond, 0, 1_000_000, nameof(options.RateLimitMegabitsPerSecond));
+        InRange(options.PostedItemsMax, 1, CamCubeNodeOptions.PostedItemsMaxLimit, nameof(options.PostedItemsMax));
+        InRange(options.DropNoticesPerSecondMax, 0, CamCubeNodeOptions.DropNoticesPerSecondMaxLimit, nameof(options.DropNoticesPerSecondMax));
         InRange(options.LoopIdleSpin, TimeSpan.Zero, CamCubeNodeOptions.LoopIdleSpinMax, nameof(options.LoopIdleSpin));
         InRange(options.UdpSpinAfterSend, TimeSpan.Zero, UdpEventLoop.SpinAfterSendMax, nameof(options.UdpSpinAfterSend));
         if (options.LoopIdleSpin > TimeSpan.Zero && options.EffectiveLoop != NodeLoopKind.Threaded)

@@ -262,9 +262,10 @@ public sealed partial class KeyValueService
         }
     }
 
-    private Want OnOffer(Offer offer)
+    private async Task<Want> OnOfferAsync(Offer offer)
     {
-        CommitNow();
+        // The writes waiting for a commit are committed first, so the offer moves only what this server lacks.
+        await Commits.FlushAsync().ConfigureAwait(true);
         var want = new Want();
         foreach (var entry in offer.Entries)
         {
@@ -277,19 +278,24 @@ public sealed partial class KeyValueService
         return want;
     }
 
-    private TransferAck OnTransfer(Transfer transfer)
+    private async Task<TransferAck> OnTransferAsync(Transfer transfer)
     {
-        var kept = 0;
-        foreach (var value in transfer.Values)
+        var keeping = new Task<bool>[transfer.Values.Count];
+        for (var i = 0; i < keeping.Length; i++)
         {
-            var key = Key.FromBytes(value.Key);
-            if (_storage.Apply(key, new StoredValue(value.Version, value.Deleted ? null : value.Value)))
+            var value = transfer.Values[i];
+            keeping[i] = KeepAsync(Key.FromBytes(value.Key), new StoredValue(value.Version, value.Deleted ? null : value.Value));
+        }
+
+        var kept = 0;
+        for (var i = 0; i < keeping.Length; i++)
+        {
+            if (await keeping[i].ConfigureAwait(true))
             {
                 kept++;
                 Statistics.KeysReceived++;
-                Statistics.BytesReceived += value.Value.Length;
-                Watch(key);
-                ForgetHeld(key);
+                Statistics.BytesReceived += transfer.Values[i].Value.Length;
+                ForgetHeld(Key.FromBytes(transfer.Values[i].Key));
             }
         }
 

@@ -101,6 +101,12 @@ public sealed partial class KeyValueService
             return new ClientReply { Status = ReplyStatus.Unavailable };
         }
 
+        if (!Commits.HasRoom)
+        {
+            // Back-pressure: the disk is behind; the caller asks again until its time is up.
+            return new ClientReply { Status = ReplyStatus.Unavailable, Reason = $"The commit queue at {Node.Self} is full ({_options.CommitQueueWritesMax} writes)." };
+        }
+
         var write = new StoredValue(version, isDelete ? null : request.Value);
         var sentAt = Now;
         switch (await ReplicateAsync(key, lane, write, set, versionsHeld: null).ConfigureAwait(true))
@@ -112,8 +118,12 @@ public sealed partial class KeyValueService
                 return new ClientReply { Status = ReplyStatus.Indeterminate };
         }
 
-        await KeepSoon(key, write).ConfigureAwait(true);
-        Watch(key);
+        if (!await CommittedAsync(KeepAsync(key, write)).ConfigureAwait(true))
+        {
+            lane.Depose();
+            return new ClientReply { Status = ReplyStatus.Indeterminate };
+        }
+
         TakeLease(lane, sentAt);
         lane.Hold(write);
         Statistics.WritesAcknowledged++;
@@ -185,6 +195,7 @@ public sealed partial class KeyValueService
         var held = _storage.Read(key);
         var ballot = Math.Max(Math.Max(PromisedBallot(key), lane.HighestBallotSeen), Versions.BallotOf(held?.Version ?? 0)) + 1;
         _promised[key] = ballot;
+        var promisedHere = Commits.Add(StorageWrite.Promise(key, ballot));
         var others = Others(set);
         var asks = new Task<Promise>[others.Length];
         for (var i = 0; i < others.Length; i++)
@@ -192,19 +203,23 @@ public sealed partial class KeyValueService
             asks[i] = RequestServerAsync<Prepare, Promise>(others[i], new Prepare { Key = KeyBytes(key), Ballot = ballot, Version = held?.Version ?? 0 }, _options.ReplicationTimeout);
         }
 
-        return (ballot, await AllAsync(asks).ConfigureAwait(true));
+        var promises = await AllAsync(asks).ConfigureAwait(true);
+        return (ballot, await CommittedAsync(promisedHere).ConfigureAwait(true) ? promises : null);
     }
 
     /// <summary>Keeps the newest write of every promise and copies it to the replicas that lack it; then the key is this server's under <paramref name="ballot"/>.</summary>
     private async Task<bool> AdoptNewestAsync(Key key, KeyLane lane, Coordinate[] set, long ballot, Promise[] promises)
     {
+        var adopted = new List<Task<bool>>();
         foreach (var promise in promises)
         {
-            if (promise.HasValue && _storage.Apply(key, new StoredValue(promise.Version, promise.Deleted ? null : promise.Value)))
+            if (promise.HasValue)
             {
-                Watch(key);
+                adopted.Add(KeepAsync(key, new StoredValue(promise.Version, promise.Deleted ? null : promise.Value)));
             }
         }
+
+        await Task.WhenAll(adopted).ConfigureAwait(true);
 
         var newest = _storage.Read(key);
         var versionsHeld = new long[promises.Length];
@@ -318,6 +333,20 @@ public sealed partial class KeyValueService
 
         lane.Depose();
         return answers is not null && kept == 0 ? RoundResult.Refused : RoundResult.Unknown;
+    }
+
+    /// <summary>Waits for a commit; false when the committer refused the write (its queue was full, or the node stops).</summary>
+    private static async Task<bool> CommittedAsync(Task<bool> commit)
+    {
+        try
+        {
+            await commit.ConfigureAwait(true);
+            return true;
+        }
+        catch (InvalidOperationException)
+        {
+            return false;
+        }
     }
 
     private static bool AllPromised(KeyLane lane, Promise[] promises)

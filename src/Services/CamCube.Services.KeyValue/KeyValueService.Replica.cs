@@ -7,24 +7,26 @@ namespace CamCube.Services.KeyValue;
 /// <summary>
 /// A replica of a key: it promises a new primary's ballot and refuses every lower one from then on
 /// (the fence: a deposed primary can no longer have a write or a read acknowledged), and keeps the
-/// writes of the primary it promised. The writes that arrive in one turn of the loop are committed
-/// together (one disk write); a promise first commits the writes still waiting, so the new primary
-/// hears of every write an old primary may yet be told was kept.
+/// writes of the primary it promised. Writes and promises are committed in batches, in order, off the
+/// node's loop for a durable storage (<see cref="Committer"/>); a promise is on disk before it is
+/// told, and with it every write queued before it, so the new primary hears of every write an old
+/// primary may yet be told was kept, and a restarted replica keeps the promises it made.
 /// </summary>
 public sealed partial class KeyValueService
 {
-    private CommitBatch? _commits;
-    private bool _commitPosted;
+    private Committer? _committer;
 
-    /// <summary>The highest ballot this server promised per key (in memory: a restarted server promised nothing).</summary>
+    /// <summary>The highest ballot this server promised per key; loaded from the storage when the service starts.</summary>
     private readonly Dictionary<Key, long> _promised = [];
+
+    private Committer Commits => _committer ?? throw new InvalidOperationException("The key-value store is not on a node yet.");
 
     private long PromisedBallot(Key key) => _promised.GetValueOrDefault(key);
 
-    /// <summary>Promises <paramref name="prepare"/>'s ballot unless a higher one was promised or a lease granted to another server (or this server's start) has not run out.</summary>
+    /// <summary>Promises <paramref name="prepare"/>'s ballot (on disk before it is told) unless a higher one was promised or a lease granted to another server (or this server's start) has not run out.</summary>
     /// <param name="prepare">The new primary's request.</param>
     /// <param name="from">The server that sent it, or null when not known (it is then not the lease holder).</param>
-    internal Promise OnPrepare(Prepare prepare, Coordinate? from = null)
+    internal async Task<Promise> OnPrepareAsync(Prepare prepare, Coordinate? from = null)
     {
         var key = Key.FromBytes(prepare.Key);
         var promised = PromisedBallot(key);
@@ -40,7 +42,7 @@ public sealed partial class KeyValueService
 
         GrantLease(key, from);
         _promised[key] = prepare.Ballot;
-        CommitNow();
+        await Commits.Add(StorageWrite.Promise(key, prepare.Ballot)).ConfigureAwait(true);
         var held = _storage.Read(key);
         var promise = new Promise { Promised = true, Ballot = prepare.Ballot, Version = held?.Version ?? 0 };
         if (held is not null && held.Version > prepare.Version)
@@ -67,43 +69,40 @@ public sealed partial class KeyValueService
 
         _promised[key] = accept.Ballot;
         GrantLease(key, from);
-        if (!accept.CheckOnly)
+        if (accept.CheckOnly)
         {
-            ForgetHeld(key);
+            return Task.FromResult(new Accepted { Ok = true, Ballot = accept.Ballot });
         }
 
-        return accept.CheckOnly
-            ? Task.FromResult(new Accepted { Ok = true, Ballot = accept.Ballot })
-            : KeepAsync(key, new StoredValue(accept.Version, accept.Deleted ? null : accept.Value), accept.Ballot);
+        if (accept.Ballot > promised)
+        {
+            // A ballot this replica did not promise before (it lost its disk): keep it with the write.
+            _ = Commits.Add(StorageWrite.Promise(key, accept.Ballot));
+        }
+
+        ForgetHeld(key);
+        return AcceptedAsync(KeepAsync(key, new StoredValue(accept.Version, accept.Deleted ? null : accept.Value)), accept.Ballot);
     }
 
-    private async Task<Accepted> KeepAsync(Key key, StoredValue write, long ballot)
+    private static async Task<Accepted> AcceptedAsync(Task<bool> keeping, long ballot)
     {
-        await KeepSoon(key, write).ConfigureAwait(true);
-        Watch(key);
+        await keeping.ConfigureAwait(true);
         return new Accepted { Ok = true, Ballot = ballot };
     }
 
-    /// <summary>Queues a write for the next commit of this turn's writes; the task completes when it is on disk.</summary>
-    private Task<bool> KeepSoon(Key key, StoredValue write)
+    /// <summary>Queues a write for the next commit; completes on the loop once it is on disk, with whether it was newer than what the key held.</summary>
+    private async Task<bool> KeepAsync(Key key, StoredValue write)
     {
-        _commits ??= new CommitBatch(_storage);
-        var kept = _commits.Add(key, write);
-        if (!_commitPosted)
-        {
-            _commitPosted = Node.TryPost(static state => ((KeyValueService)state!).CommitNow(), this);
-            if (!_commitPosted)
-            {
-                CommitNow();
-            }
-        }
-
+        var kept = await Commits.Add(new StorageWrite(key, write)).ConfigureAwait(true);
+        Watch(key);
         return kept;
     }
 
-    private void CommitNow()
+    private void LoadPromises()
     {
-        _commitPosted = false;
-        _commits?.Commit();
+        foreach (var (key, ballot) in _storage.ListPromises())
+        {
+            _promised[key] = Math.Max(ballot, PromisedBallot(key));
+        }
     }
 }

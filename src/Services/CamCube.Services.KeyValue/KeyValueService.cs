@@ -1,5 +1,6 @@
 using CamCube.Messaging;
 using CamCube.Services.KeyValue.Messages;
+using CamCube.Services.KeyValue.Replication;
 using CamCube.Services.KeyValue.Storage;
 
 namespace CamCube.Services.KeyValue;
@@ -41,10 +42,10 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         _options.Validate();
         _valueBytesMax = _options.ValueBytesMax;
         HandleAsynchronously<ClientRequest, ClientReply>(KeyValueMessageType.ClientRequest, (request, _) => ServeAsync(request));
-        Handle<Prepare, Promise>(KeyValueMessageType.Prepare, (prepare, context) => OnPrepare(prepare, context.Source));
+        HandleAsynchronously<Prepare, Promise>(KeyValueMessageType.Prepare, (prepare, context) => OnPrepareAsync(prepare, context.Source));
         HandleAsynchronously<Accept, Accepted>(KeyValueMessageType.Accept, (accept, context) => OnAcceptAsync(accept, context.Source));
-        Handle<Offer, Want>(KeyValueMessageType.Offer, (offer, _) => OnOffer(offer));
-        Handle<Transfer, TransferAck>(KeyValueMessageType.Transfer, (transfer, _) => OnTransfer(transfer));
+        HandleAsynchronously<Offer, Want>(KeyValueMessageType.Offer, (offer, _) => OnOfferAsync(offer));
+        HandleAsynchronously<Transfer, TransferAck>(KeyValueMessageType.Transfer, (transfer, _) => OnTransferAsync(transfer));
     }
 
     /// <summary>Gets the settings.</summary>
@@ -69,7 +70,18 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         packet.Release();
         Volatile.Write(ref _valueBytesMax, Math.Max(0, Math.Min(_options.ValueBytesMax, capacity)));
         StartLeaseClock();
+        var onThread = _options.Commits == CommitMode.OnCommitThread || (_options.Commits == CommitMode.Automatic && _storage.IsDurable);
+        _committer = onThread ? new ThreadCommitter(_storage, _options.CommitQueueWritesMax, node.Self.ToString()) : new LoopCommitter(_storage, node);
+        LoadPromises();
         StartWatching();
+    }
+
+    /// <inheritdoc/>
+    public override void OnDeregistered()
+    {
+        // The writes already queued are committed; their callers hear of it (or of the stop) through their tasks.
+        _committer?.Dispose();
+        base.OnDeregistered();
     }
 
     /// <inheritdoc/>

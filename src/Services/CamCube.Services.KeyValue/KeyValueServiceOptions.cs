@@ -71,6 +71,20 @@ public sealed record KeyValueServiceOptions
     /// <summary>Gets how many keys one catch-up offer lists (a packet's worth).</summary>
     public int OfferKeysMax { get; init; } = 128;
 
+    /// <summary>
+    /// Gets where this server commits its writes (<see cref="CommitMode.Automatic"/> by default: on a
+    /// thread of its own for a durable storage, on the node's loop for memory).
+    /// </summary>
+    public CommitMode Commits { get; init; } = CommitMode.Automatic;
+
+    /// <summary>
+    /// Gets how many writes may wait for a commit on a commit thread, beside the commit under way
+    /// (4,096 by default). When the queue is full, the key's primary answers that it cannot serve
+    /// the write now (the caller asks again until its time is up), and a replica refuses the write
+    /// (the primary's round fails).
+    /// </summary>
+    public int CommitQueueWritesMax { get; init; } = 4096;
+
     /// <summary>Throws when a setting is out of range.</summary>
     /// <exception cref="ArgumentOutOfRangeException">A setting is out of range; the message names it.</exception>
     public void Validate()
@@ -91,6 +105,12 @@ public sealed record KeyValueServiceOptions
                 nameof(LeaseDriftMargin),
                 LeaseDriftMargin,
                 $"The lease drift margin ({LeaseDriftMargin.TotalMilliseconds:0.###} ms) must be shorter than the read lease ({ReadLease.TotalMilliseconds:0.###} ms), or the primary never holds a lease; set ReadLease to 0 to turn leases off.");
+        }
+
+        ArgumentOutOfRangeException.ThrowIfLessThan(CommitQueueWritesMax, 1, nameof(CommitQueueWritesMax));
+        if (!Enum.IsDefined(Commits))
+        {
+            throw new ArgumentOutOfRangeException(nameof(Commits), Commits, "Not a commit mode.");
         }
     }
 }

@@ -15,6 +15,8 @@ public sealed partial class ReliableEndpoint
             return;
         }
 
+        FailExchangesTo(server);
+
         List<SendFlow>? lost = null;
         foreach (var flow in _active)
         {
@@ -45,6 +47,12 @@ public sealed partial class ReliableEndpoint
         if (!IsEndpointPacket(prefix))
         {
             return false;
+        }
+
+        if (!_stopped && (ReliablePacketKind)prefix[ReliableWire.KindOffset] == ReliablePacketKind.Request)
+        {
+            OnRequestDropped(drop);
+            return true;
         }
 
         if (_stopped || (ReliablePacketKind)prefix[ReliableWire.KindOffset] != ReliablePacketKind.Data

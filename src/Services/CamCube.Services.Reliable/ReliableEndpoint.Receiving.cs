@@ -35,6 +35,13 @@ public sealed partial class ReliableEndpoint
             case ReliablePacketKind.Reset:
                 OnReset(packet.Source, payload);
                 return false;
+            case ReliablePacketKind.Request:
+                OnExchangeRequest(packet);
+                return false;
+            case ReliablePacketKind.Reply:
+            case ReliablePacketKind.Busy:
+                OnExchangeAnswer(packet, busy: payload[ReliableWire.KindOffset] == (byte)ReliablePacketKind.Busy);
+                return false;
             default:
                 return false;
         }

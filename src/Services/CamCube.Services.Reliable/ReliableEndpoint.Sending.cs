@@ -191,6 +191,8 @@ public sealed partial class ReliableEndpoint
         }
 
         next = Math.Min(next, EvictIdleReceiveFlows(now));
+        next = Math.Min(next, RetransmitExchanges(now));
+        next = Math.Min(next, EvictIdleAnswers(now));
         if (next != long.MaxValue)
         {
             ScheduleTimer(next);

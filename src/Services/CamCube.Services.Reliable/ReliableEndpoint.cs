@@ -58,7 +58,24 @@ public sealed partial class ReliableEndpoint
     /// <exception cref="ArgumentNullException"><paramref name="node"/> or <paramref name="handler"/> is null.</exception>
     /// <exception cref="ArgumentOutOfRangeException">An option is out of range, or the node's packets cannot carry a fragment.</exception>
     public ReliableEndpoint(INodeContext node, ushort serviceId, ReliableMessageHandler handler, ReliableOptions? options = null)
+        : this(node, serviceId, handler, null, options)
     {
+    }
+
+    /// <summary>
+    /// Creates an endpoint that also answers one-packet exchanges: each request reaches
+    /// <paramref name="requestHandler"/> exactly once, and it replies with <see cref="Reply"/>.
+    /// </summary>
+    /// <param name="node">The owning service's handle on its node.</param>
+    /// <param name="serviceId">The owning service's id: the endpoint's packets travel under it.</param>
+    /// <param name="handler">Receives each whole message.</param>
+    /// <param name="requestHandler">Receives each exchange's request; null to take none (requests are then ignored and their requesters time out).</param>
+    /// <param name="options">Settings; the defaults if null.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="node"/> or <paramref name="handler"/> is null.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">An option is out of range, or the node's packets cannot carry a fragment.</exception>
+    public ReliableEndpoint(INodeContext node, ushort serviceId, ReliableMessageHandler handler, ExchangeRequestHandler? requestHandler, ReliableOptions? options = null)
+    {
+        _requestHandler = requestHandler;
         _node = node ?? throw new ArgumentNullException(nameof(node));
         _handler = handler ?? throw new ArgumentNullException(nameof(handler));
         _options = options ?? new ReliableOptions();
@@ -171,6 +188,7 @@ public sealed partial class ReliableEndpoint
 
         _receiveFlows.Clear();
         _queuedMessages = 0;
+        StopExchanges();
         foreach (var message in failed)
         {
             message.Fail(ReliableFailure.Stopped, "The reliable endpoint stopped before the peer had the whole message.");

@@ -25,6 +25,16 @@ public sealed record ReliableOptions
     /// <summary>Gets the most messages queued to send over all flows (default 65,536); past it a send fails with <see cref="ReliableFailure.QueueFull"/>.</summary>
     public int QueuedMessagesMax { get; init; } = 65_536;
 
+    /// <summary>Gets the most one-packet exchanges this endpoint waits on at once (default 4,096); past it a request is refused with <see cref="ReliableFailure.QueueFull"/>.</summary>
+    public int OpenExchangesMax { get; init; } = 4_096;
+
+    /// <summary>
+    /// Gets the most requests a responder remembers per requester (default 4,096): each keeps its reply
+    /// to answer a duplicate. When full, the lowest id is forgotten and a late copy of it is refused, never
+    /// handled twice; so that no open exchange is forgotten, it is at least <see cref="OpenExchangesMax"/>.
+    /// </summary>
+    public int AnsweredExchangesPerPeerMax { get; init; } = 4_096;
+
     /// <summary>Gets the retransmission timeout before the first round-trip sample (RFC 6298 2.1; default 200 ms, a data centre's, not the Internet's 1 s).</summary>
     public TimeSpan InitialRetransmissionTimeout { get; init; } = TimeSpan.FromMilliseconds(200);
 
@@ -55,6 +65,8 @@ public sealed record ReliableOptions
         ArgumentOutOfRangeException.ThrowIfLessThan(WindowPacketsMax, 1, nameof(WindowPacketsMax));
         ArgumentOutOfRangeException.ThrowIfGreaterThan(WindowPacketsMax, 4_096, nameof(WindowPacketsMax));
         ArgumentOutOfRangeException.ThrowIfLessThan(QueuedMessagesMax, 1, nameof(QueuedMessagesMax));
+        ArgumentOutOfRangeException.ThrowIfLessThan(OpenExchangesMax, 1, nameof(OpenExchangesMax));
+        ArgumentOutOfRangeException.ThrowIfLessThan(AnsweredExchangesPerPeerMax, 1, nameof(AnsweredExchangesPerPeerMax));
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(MinimumRetransmissionTimeout, TimeSpan.Zero, nameof(MinimumRetransmissionTimeout));
         ArgumentOutOfRangeException.ThrowIfLessThan(MaximumRetransmissionTimeout, MinimumRetransmissionTimeout, nameof(MaximumRetransmissionTimeout));
         ArgumentOutOfRangeException.ThrowIfLessThan(InitialRetransmissionTimeout, MinimumRetransmissionTimeout, nameof(InitialRetransmissionTimeout));

@@ -14,4 +14,13 @@ internal enum ReliablePacketKind : byte
 
     /// <summary>The receiver has no state for a flow that is past its start (it restarted or forgot the flow).</summary>
     Reset = 4,
+
+    /// <summary>A one-packet request of an exchange, requester to responder: no flow, no acknowledgement of its own (the reply is the acknowledgement).</summary>
+    Request = 5,
+
+    /// <summary>The reply of an exchange, responder to requester, in one packet; sent again for each duplicate of the answered request.</summary>
+    Reply = 6,
+
+    /// <summary>The responder has the request and its handler has not replied yet: the requester keeps waiting (progress, not an answer).</summary>
+    Busy = 7,
 }

@@ -10,6 +10,7 @@ namespace CamCube.Services.Reliable;
 public class ReliableService : ServiceBase, IDropObserver
 {
     private readonly ReliableMessageHandler _handler;
+    private readonly ExchangeRequestHandler? _requestHandler;
     private readonly ReliableOptions? _options;
     private ReliableEndpoint? _endpoint;
 
@@ -20,9 +21,22 @@ public class ReliableService : ServiceBase, IDropObserver
     /// <param name="options">The endpoint's settings; the defaults if null.</param>
     /// <exception cref="ArgumentNullException"><paramref name="handler"/> is null.</exception>
     public ReliableService(ushort serviceId, string name, ReliableMessageHandler handler, ReliableOptions? options = null)
+        : this(serviceId, name, handler, null, options)
+    {
+    }
+
+    /// <summary>Creates the service, which also answers one-packet exchanges.</summary>
+    /// <param name="serviceId">Its id.</param>
+    /// <param name="name">Its name.</param>
+    /// <param name="handler">Receives each whole message, on the receiving node's loop.</param>
+    /// <param name="requestHandler">Receives each exchange's request once; it answers with <see cref="ReliableEndpoint.Reply"/> on <see cref="Endpoint"/>.</param>
+    /// <param name="options">The endpoint's settings; the defaults if null.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="handler"/> is null.</exception>
+    public ReliableService(ushort serviceId, string name, ReliableMessageHandler handler, ExchangeRequestHandler? requestHandler, ReliableOptions? options = null)
         : base(serviceId, name)
     {
         _handler = handler ?? throw new ArgumentNullException(nameof(handler));
+        _requestHandler = requestHandler;
         _options = options;
     }
 
@@ -34,7 +48,7 @@ public class ReliableService : ServiceBase, IDropObserver
     public override void OnRegistered(INodeContext node)
     {
         base.OnRegistered(node);
-        _endpoint = new ReliableEndpoint(node, ServiceId, _handler, _options);
+        _endpoint = new ReliableEndpoint(node, ServiceId, _handler, _requestHandler, _options);
     }
 
     /// <inheritdoc/>

@@ -46,6 +46,16 @@ internal static class ReliableWire
     // NotRoot.
     public const int RootOffset = 16;
 
+    // Request of an exchange: the exchange id is in the flow id's place, the attempt in the sequence's.
+    public const int OldestOpenOffset = 16;
+    public const int RequestKeyOffset = 24;
+
+    /// <summary>The bytes of an exchange's request before its body.</summary>
+    public const int RequestHeaderBytes = 32;
+
+    /// <summary>The bytes of an exchange's reply (or busy notice) before its body: the prefix alone.</summary>
+    public const int ReplyHeaderBytes = PrefixBytes;
+
     /// <summary>Writes the prefix common to every kind.</summary>
     public static void WritePrefix(Span<byte> payload, byte tag, ReliablePacketKind kind, byte flags, ulong flowId, uint sequence)
     {
@@ -62,6 +72,12 @@ internal static class ReliableWire
 
     /// <summary>Reads the sequence number.</summary>
     public static uint Sequence(ReadOnlySpan<byte> payload) => BinaryPrimitives.ReadUInt32BigEndian(payload[SequenceOffset..]);
+
+    /// <summary>Reads a 64-bit field.</summary>
+    public static ulong UInt64(ReadOnlySpan<byte> payload, int offset) => BinaryPrimitives.ReadUInt64BigEndian(payload[offset..]);
+
+    /// <summary>Writes a 64-bit field.</summary>
+    public static void UInt64(Span<byte> payload, int offset, ulong value) => BinaryPrimitives.WriteUInt64BigEndian(payload[offset..], value);
 
     /// <summary>Reads a 32-bit field.</summary>
     public static uint UInt32(ReadOnlySpan<byte> payload, int offset) => BinaryPrimitives.ReadUInt32BigEndian(payload[offset..]);

@@ -26,14 +26,28 @@ public interface IKeyValueStorage : IDisposable
     bool Apply(Key key, StoredValue value);
 
     /// <summary>
-    /// Keeps several writes at once, each when it is newer than what is held for its key, as one
-    /// commit (one disk write for the disk backend: the writes that wait together share it). By
-    /// default, <see cref="Apply"/> for each.
+    /// Keeps a promise: the key refuses every ballot below <paramref name="ballot"/> from now on, also
+    /// after the process restarts (on disk when the call returns, for the disk backend).
     /// </summary>
-    /// <param name="writes">The keys and writes, applied in order.</param>
-    /// <param name="kept">Set to whether each write was kept; as long as <paramref name="writes"/>.</param>
+    /// <param name="key">The key.</param>
+    /// <param name="ballot">The promised ballot; positive.</param>
+    /// <returns>True when the promise was kept; false when the key holds this ballot's promise or a higher one.</returns>
+    /// <exception cref="ArgumentOutOfRangeException">The ballot is not positive.</exception>
+    bool Promise(Key key, long ballot);
+
+    /// <summary>Lists every promise kept (the highest ballot per key), to load them when the server starts.</summary>
+    /// <returns>A snapshot taken when the call is made, in no particular order.</returns>
+    IReadOnlyList<KeyValuePair<Key, long>> ListPromises();
+
+    /// <summary>
+    /// Keeps several writes, promises and tombstone removals at once, each when it is newer than what is held for its
+    /// key, as one commit (one disk write for the disk backend: the writes that wait together share
+    /// it). By default, <see cref="Apply"/>, <see cref="Promise"/> or <see cref="PurgeTombstone"/> for each.
+    /// </summary>
+    /// <param name="writes">The writes and promises, applied in order.</param>
+    /// <param name="kept">Set to whether each was kept; as long as <paramref name="writes"/>.</param>
     /// <exception cref="ArgumentException"><paramref name="kept"/> is shorter than <paramref name="writes"/>.</exception>
-    void ApplyAll(IReadOnlyList<KeyValuePair<Key, StoredValue>> writes, Span<bool> kept)
+    void ApplyAll(IReadOnlyList<StorageWrite> writes, Span<bool> kept)
     {
         ArgumentNullException.ThrowIfNull(writes);
         if (kept.Length < writes.Count)
@@ -43,7 +57,13 @@ public interface IKeyValueStorage : IDisposable
 
         for (var i = 0; i < writes.Count; i++)
         {
-            kept[i] = Apply(writes[i].Key, writes[i].Value);
+            var write = writes[i];
+            kept[i] = write.Kind switch
+            {
+                StorageWriteKind.Promise => Promise(write.Key, write.Number),
+                StorageWriteKind.PurgeTombstone => PurgeTombstone(write.Key, write.Number),
+                _ => Apply(write.Key, write.Value!),
+            };
         }
     }
 
@@ -51,8 +71,9 @@ public interface IKeyValueStorage : IDisposable
     /// <returns>A snapshot taken when the call is made.</returns>
     IReadOnlyList<KeyVersion> ListVersions();
 
-    /// <summary>Removes the tombstones older than a version, once every replica has them.</summary>
-    /// <param name="versionBelow">Tombstones with a version below this one go.</param>
-    /// <returns>How many tombstones went.</returns>
-    long PurgeTombstones(long versionBelow);
+    /// <summary>Removes a key's tombstone if the key still holds exactly it (its promise stays).</summary>
+    /// <param name="key">The key.</param>
+    /// <param name="version">The tombstone's version.</param>
+    /// <returns>True when the tombstone went; false when the key holds a value or another version.</returns>
+    bool PurgeTombstone(Key key, long version);
 }

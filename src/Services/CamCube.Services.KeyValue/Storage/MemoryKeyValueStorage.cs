@@ -4,6 +4,7 @@ namespace CamCube.Services.KeyValue.Storage;
 public sealed class MemoryKeyValueStorage : IKeyValueStorage
 {
     private readonly Dictionary<Key, StoredValue> _values = [];
+    private readonly Dictionary<Key, long> _promises = [];
     private readonly Lock _lock = new();
 
     /// <inheritdoc/>
@@ -59,17 +60,36 @@ public sealed class MemoryKeyValueStorage : IKeyValueStorage
     }
 
     /// <inheritdoc/>
-    public long PurgeTombstones(long versionBelow)
+    public bool Promise(Key key, long ballot)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(ballot, 1);
+        lock (_lock)
+        {
+            if (_promises.GetValueOrDefault(key) >= ballot)
+            {
+                return false;
+            }
+
+            _promises[key] = ballot;
+            return true;
+        }
+    }
+
+    /// <inheritdoc/>
+    public IReadOnlyList<KeyValuePair<Key, long>> ListPromises()
     {
         lock (_lock)
         {
-            var gone = _values.Where(pair => pair.Value.IsDeleted && pair.Value.Version < versionBelow).Select(pair => pair.Key).ToList();
-            foreach (var key in gone)
-            {
-                _values.Remove(key);
-            }
+            return [.. _promises];
+        }
+    }
 
-            return gone.Count;
+    /// <inheritdoc/>
+    public bool PurgeTombstone(Key key, long version)
+    {
+        lock (_lock)
+        {
+            return _values.TryGetValue(key, out var held) && held.IsDeleted && held.Version == version && _values.Remove(key);
         }
     }
 

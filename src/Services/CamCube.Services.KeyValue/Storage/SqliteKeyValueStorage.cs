@@ -5,31 +5,45 @@ namespace CamCube.Services.KeyValue.Storage;
 /// <summary>
 /// Replicas kept on disk in one SQLite database per server (write-ahead log, synchronous commits):
 /// a write <see cref="Apply"/> kept is on disk when the call returns, so killing the process loses
-/// none of them.
+/// none of them. Writes go through one connection and reads through another, so a read never waits
+/// for a commit's disk write and sees only what is committed (SQLite shows a commit to other
+/// connections once it is on disk).
 /// </summary>
 public sealed class SqliteKeyValueStorage : IKeyValueStorage
 {
-    /// <summary>The schema this code writes, kept in the database's <c>user_version</c>.</summary>
-    public const int SchemaVersion = 1;
+    /// <summary>The schema this code writes, kept in the database's <c>user_version</c> (2 added the promises).</summary>
+    public const int SchemaVersion = 2;
 
-    private readonly SqliteConnection _connection;
+    private readonly SqliteConnection _writer;
+    private readonly SqliteConnection _reader;
     private readonly SqliteCommand _read;
     private readonly SqliteCommand _apply;
-    private readonly Lock _lock = new();
+    private readonly SqliteCommand _promise;
+    private readonly SqliteCommand _purge;
+    private readonly Lock _writeLock = new();
+    private readonly Lock _readLock = new();
     private bool _disposed;
 
-    private SqliteKeyValueStorage(string path, SqliteConnection connection)
+    private SqliteKeyValueStorage(string path, SqliteConnection writer, SqliteConnection reader)
     {
         Path = path;
-        _connection = connection;
-        _read = Command("SELECT version, value FROM kv WHERE key = $key");
-        _read.Parameters.Add("$key", SqliteType.Blob);
+        _writer = writer;
+        _reader = reader;
+        _read = Command(_reader, "SELECT version, value FROM kv WHERE key = $key", "$key");
         _apply = Command(
+            _writer,
             "INSERT INTO kv (key, version, value) VALUES ($key, $version, $value) " +
-            "ON CONFLICT (key) DO UPDATE SET version = excluded.version, value = excluded.value WHERE excluded.version > kv.version");
-        _apply.Parameters.Add("$key", SqliteType.Blob);
-        _apply.Parameters.Add("$version", SqliteType.Integer);
-        _apply.Parameters.Add("$value", SqliteType.Blob);
+            "ON CONFLICT (key) DO UPDATE SET version = excluded.version, value = excluded.value WHERE excluded.version > kv.version",
+            "$key",
+            "$version",
+            "$value");
+        _promise = Command(
+            _writer,
+            "INSERT INTO promise (key, ballot) VALUES ($key, $ballot) " +
+            "ON CONFLICT (key) DO UPDATE SET ballot = excluded.ballot WHERE excluded.ballot > promise.ballot",
+            "$key",
+            "$ballot");
+        _purge = Command(_writer, "DELETE FROM kv WHERE key = $key AND version = $version AND value IS NULL", "$key", "$version");
     }
 
     /// <summary>Gets the database file.</summary>
@@ -43,10 +57,10 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
     {
         get
         {
-            lock (_lock)
+            lock (_readLock)
             {
-                using var count = Command("SELECT COUNT(*) FROM kv");
-                return (long)count.ExecuteScalar()!;
+                ObjectDisposedException.ThrowIf(_disposed, this);
+                return Scalar(_reader, "SELECT COUNT(*) FROM kv");
             }
         }
     }
@@ -58,30 +72,36 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
     public static SqliteKeyValueStorage Open(string path)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
-        var connection = new SqliteConnection(new SqliteConnectionStringBuilder { DataSource = path, Pooling = false }.ToString());
+        var writer = new SqliteConnection(new SqliteConnectionStringBuilder { DataSource = path, Pooling = false }.ToString());
+        SqliteConnection? reader = null;
         try
         {
-            connection.Open();
-            Execute(connection, "PRAGMA journal_mode = WAL");
-            Execute(connection, "PRAGMA synchronous = FULL");
-            var schema = Scalar(connection, "PRAGMA user_version");
+            writer.Open();
+            Execute(writer, "PRAGMA journal_mode = WAL");
+            Execute(writer, "PRAGMA synchronous = FULL");
+            var schema = Scalar(writer, "PRAGMA user_version");
             if (schema > SchemaVersion)
             {
                 throw new InvalidOperationException($"Key-value database '{path}' has schema {schema}; this version reads schema {SchemaVersion} and older.");
             }
 
-            Execute(connection, "CREATE TABLE IF NOT EXISTS kv (key BLOB PRIMARY KEY NOT NULL, version INTEGER NOT NULL, value BLOB) WITHOUT ROWID");
-            Execute(connection, $"PRAGMA user_version = {SchemaVersion}");
-            return new SqliteKeyValueStorage(path, connection);
+            Execute(writer, "CREATE TABLE IF NOT EXISTS kv (key BLOB PRIMARY KEY NOT NULL, version INTEGER NOT NULL, value BLOB) WITHOUT ROWID");
+            Execute(writer, "CREATE TABLE IF NOT EXISTS promise (key BLOB PRIMARY KEY NOT NULL, ballot INTEGER NOT NULL) WITHOUT ROWID");
+            Execute(writer, $"PRAGMA user_version = {SchemaVersion}");
+            reader = new SqliteConnection(new SqliteConnectionStringBuilder { DataSource = path, Pooling = false, Mode = SqliteOpenMode.ReadOnly }.ToString());
+            reader.Open();
+            return new SqliteKeyValueStorage(path, writer, reader);
         }
         catch (SqliteException ex)
         {
-            connection.Dispose();
+            reader?.Dispose();
+            writer.Dispose();
             throw new InvalidOperationException($"Key-value database '{path}' cannot be opened: {ex.Message}", ex);
         }
         catch
         {
-            connection.Dispose();
+            reader?.Dispose();
+            writer.Dispose();
             throw;
         }
     }
@@ -89,7 +109,7 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
     /// <inheritdoc/>
     public StoredValue? Read(Key key)
     {
-        lock (_lock)
+        lock (_readLock)
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
             _read.Parameters["$key"].Value = KeyBytes(key);
@@ -107,20 +127,18 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
     public bool Apply(Key key, StoredValue value)
     {
         ArgumentNullException.ThrowIfNull(value);
-        ArgumentOutOfRangeException.ThrowIfLessThan(value.Version, 1, nameof(value));
-        lock (_lock)
-        {
-            ObjectDisposedException.ThrowIf(_disposed, this);
-            _apply.Parameters["$key"].Value = KeyBytes(key);
-            _apply.Parameters["$version"].Value = value.Version;
-            _apply.Parameters["$value"].Value = (object?)value.Value ?? DBNull.Value;
-            return _apply.ExecuteNonQuery() == 1;
-        }
+        return ApplyOne(new StorageWrite(key, value));
     }
+
+    /// <inheritdoc/>
+    public bool Promise(Key key, long ballot) => ApplyOne(StorageWrite.Promise(key, ballot));
+
+    /// <inheritdoc/>
+    public bool PurgeTombstone(Key key, long version) => ApplyOne(StorageWrite.PurgeTombstone(key, version));
 
     /// <summary>Keeps the writes in one transaction: one commit, so one disk write, for all of them.</summary>
     /// <inheritdoc/>
-    public void ApplyAll(IReadOnlyList<KeyValuePair<Key, StoredValue>> writes, Span<bool> kept)
+    public void ApplyAll(IReadOnlyList<StorageWrite> writes, Span<bool> kept)
     {
         ArgumentNullException.ThrowIfNull(writes);
         if (kept.Length < writes.Count)
@@ -128,21 +146,18 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
             throw new ArgumentException($"{writes.Count} writes need as many results, not {kept.Length}.", nameof(kept));
         }
 
-        lock (_lock)
+        lock (_writeLock)
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            using var transaction = _connection.BeginTransaction();
+            using var transaction = _writer.BeginTransaction();
             _apply.Transaction = transaction;
+            _promise.Transaction = transaction;
+            _purge.Transaction = transaction;
             try
             {
                 for (var i = 0; i < writes.Count; i++)
                 {
-                    var (key, value) = (writes[i].Key, writes[i].Value);
-                    ArgumentOutOfRangeException.ThrowIfLessThan(value.Version, 1, nameof(writes));
-                    _apply.Parameters["$key"].Value = KeyBytes(key);
-                    _apply.Parameters["$version"].Value = value.Version;
-                    _apply.Parameters["$value"].Value = (object?)value.Value ?? DBNull.Value;
-                    kept[i] = _apply.ExecuteNonQuery() == 1;
+                    kept[i] = Execute(writes[i]);
                 }
 
                 transaction.Commit();
@@ -150,6 +165,8 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
             finally
             {
                 _apply.Transaction = null;
+                _promise.Transaction = null;
+                _purge.Transaction = null;
             }
         }
     }
@@ -157,10 +174,10 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
     /// <inheritdoc/>
     public IReadOnlyList<KeyVersion> ListVersions()
     {
-        lock (_lock)
+        lock (_readLock)
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            using var list = Command("SELECT key, version FROM kv ORDER BY key");
+            using var list = Command(_reader, "SELECT key, version FROM kv ORDER BY key");
             using var reader = list.ExecuteReader();
             var versions = new List<KeyVersion>();
             while (reader.Read())
@@ -173,31 +190,43 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
     }
 
     /// <inheritdoc/>
-    public long PurgeTombstones(long versionBelow)
+    public IReadOnlyList<KeyValuePair<Key, long>> ListPromises()
     {
-        lock (_lock)
+        lock (_readLock)
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            using var purge = Command("DELETE FROM kv WHERE value IS NULL AND version < $below");
-            purge.Parameters.AddWithValue("$below", versionBelow);
-            return purge.ExecuteNonQuery();
+            using var list = Command(_reader, "SELECT key, ballot FROM promise");
+            using var reader = list.ExecuteReader();
+            var promises = new List<KeyValuePair<Key, long>>();
+            while (reader.Read())
+            {
+                promises.Add(new(Key.FromBytes((byte[])reader.GetValue(0)), reader.GetInt64(1)));
+            }
+
+            return promises;
         }
     }
 
     /// <inheritdoc/>
     public void Dispose()
     {
-        lock (_lock)
+        lock (_writeLock)
         {
-            if (_disposed)
+            lock (_readLock)
             {
-                return;
-            }
+                if (_disposed)
+                {
+                    return;
+                }
 
-            _disposed = true;
-            _read.Dispose();
-            _apply.Dispose();
-            _connection.Dispose();
+                _disposed = true;
+                _read.Dispose();
+                _apply.Dispose();
+                _promise.Dispose();
+                _purge.Dispose();
+                _reader.Dispose();
+                _writer.Dispose();
+            }
         }
     }
 
@@ -222,10 +251,48 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
         return (long)command.ExecuteScalar()!;
     }
 
-    private SqliteCommand Command(string sql)
+    private static SqliteCommand Command(SqliteConnection connection, string sql, params string[] blobOrIntegerParameters)
     {
-        var command = _connection.CreateCommand();
+        var command = connection.CreateCommand();
         command.CommandText = sql;
+        foreach (var name in blobOrIntegerParameters)
+        {
+            command.Parameters.Add(name, name is "$key" or "$value" ? SqliteType.Blob : SqliteType.Integer);
+        }
+
         return command;
+    }
+
+    /// <summary>Runs one item in its own commit.</summary>
+    private bool ApplyOne(StorageWrite write)
+    {
+        lock (_writeLock)
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            return Execute(write);
+        }
+    }
+
+    /// <summary>Runs one item in the writer's current transaction (or its own); under the write lock.</summary>
+    private bool Execute(StorageWrite write)
+    {
+        var key = KeyBytes(write.Key);
+        switch (write.Kind)
+        {
+            case StorageWriteKind.Promise:
+                _promise.Parameters["$key"].Value = key;
+                _promise.Parameters["$ballot"].Value = write.Number;
+                return _promise.ExecuteNonQuery() == 1;
+            case StorageWriteKind.PurgeTombstone:
+                _purge.Parameters["$key"].Value = key;
+                _purge.Parameters["$version"].Value = write.Number;
+                return _purge.ExecuteNonQuery() == 1;
+            default:
+                ArgumentOutOfRangeException.ThrowIfLessThan(write.Number, 1, nameof(write));
+                _apply.Parameters["$key"].Value = key;
+                _apply.Parameters["$version"].Value = write.Number;
+                _apply.Parameters["$value"].Value = (object?)write.Value!.Value ?? DBNull.Value;
+                return _apply.ExecuteNonQuery() == 1;
+        }
     }
 }

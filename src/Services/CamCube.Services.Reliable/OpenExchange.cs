@@ -1,0 +1,48 @@
+namespace CamCube.Services.Reliable;
+
+/// <summary>
+/// An exchange the requester waits on: its request's bytes (kept to send again), its timeout, and
+/// what to tell when it ends. Pooled by the endpoint; its buffer holds one packet's request.
+/// </summary>
+internal sealed class OpenExchange(int requestBytesMax)
+{
+    /// <summary>Gets the request's bytes; the first <see cref="Length"/> are the request.</summary>
+    public byte[] Request { get; } = new byte[requestBytesMax];
+
+    public int Length { get; set; }
+
+    public ulong Id { get; set; }
+
+    /// <summary>Gets or sets the server asked: the one named, or the key's root when the request left (its round trips train that server's estimator).</summary>
+    public Coordinate Peer { get; set; }
+
+    public KeyCoordinate? Key { get; set; }
+
+    /// <summary>Gets or sets how many times the request was sent (1 after the first).</summary>
+    public uint Attempts { get; set; }
+
+    /// <summary>Gets or sets when the request was first sent, a timestamp of the node's clock (the round-trip sample's start).</summary>
+    public long FirstSentAt { get; set; }
+
+    /// <summary>Gets or sets the timeout of the current attempt, in ticks: the peer's RTO, doubled per attempt.</summary>
+    public long TimeoutTicks { get; set; }
+
+    /// <summary>Gets or sets when the request is sent again if nothing came.</summary>
+    public long RetransmitAt { get; set; }
+
+    /// <summary>Gets or sets when the exchange last made progress (sent, or a busy notice came): it fails after <see cref="ReliableOptions.ProgressTimeout"/> without.</summary>
+    public long LastProgress { get; set; }
+
+    public ExchangeCompletion? Completion { get; set; }
+
+    public object? State { get; set; }
+
+    /// <summary>Forgets the ended exchange's caller, before the object goes back to the pool.</summary>
+    public void Clear()
+    {
+        Completion = null;
+        State = null;
+        Key = null;
+        Length = 0;
+    }
+}

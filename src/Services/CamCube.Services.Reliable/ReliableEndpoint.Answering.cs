@@ -1,0 +1,161 @@
+using CamCube.Packets;
+
+namespace CamCube.Services.Reliable;
+
+/// <content>
+/// The responding side of one-packet exchanges: each request reaches the handler exactly once. The
+/// endpoint remembers, per requester, the requests it took and keeps each reply (pooled) to send again
+/// for a duplicate; it forgets those below the requester's lowest open exchange id, and keeps at most
+/// <see cref="ReliableOptions.AnsweredExchangesPerPeerMax"/> per requester.
+/// </content>
+public sealed partial class ReliableEndpoint
+{
+    private readonly Dictionary<(Coordinate Source, uint Incarnation), PeerAnswers> _answers = [];
+    private readonly Stack<AnsweredExchange> _freeAnswers = new();
+    private readonly List<ulong> _scratchIds = [];
+    private readonly ExchangeRequestHandler? _requestHandler;
+
+    /// <summary>Gets how many exchange requests were handed to the request handler.</summary>
+    public long HandledRequests { get; private set; }
+
+    /// <summary>Gets how many exchange requests arrived again and were answered from what was kept (or refused as stale), without the handler.</summary>
+    public long DuplicateRequests { get; private set; }
+
+    /// <summary>Gets how many requests this endpoint remembers over all requesters (running or answered).</summary>
+    internal int RememberedExchangeCount
+    {
+        get
+        {
+            var count = 0;
+            foreach (var table in _answers.Values)
+            {
+                count += table.Entries.Count;
+            }
+
+            return count;
+        }
+    }
+
+    /// <summary>
+    /// Answers the exchange <paramref name="exchangeId"/> of <paramref name="requester"/> (from the
+    /// request handler's call or later, on the loop): the reply goes back in one packet, and a copy is
+    /// kept to answer a duplicate of the request.
+    /// </summary>
+    /// <param name="requester">The request's <see cref="ExchangeRequest.Source"/>.</param>
+    /// <param name="exchangeId">The request's <see cref="ExchangeRequest.ExchangeId"/>.</param>
+    /// <param name="reply">The reply's bytes, at most <see cref="ExchangeReplyBytesMax"/>; copied.</param>
+    /// <returns>True if the reply went; false if the exchange is unknown here, was answered already, or was forgotten (the requester gave up on it).</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="reply"/> is longer than <see cref="ExchangeReplyBytesMax"/>.</exception>
+    public bool Reply(Coordinate requester, ulong exchangeId, ReadOnlySpan<byte> reply)
+    {
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(reply.Length, ExchangeReplyBytesMax, nameof(reply));
+        if (_stopped || !_answers.TryGetValue((requester, Incarnation(exchangeId)), out var table)
+            || !table.Entries.TryGetValue(exchangeId, out var entry) || entry.Replied)
+        {
+            return false;
+        }
+
+        entry.Keep(reply);
+        SendAnswer(requester, ReliablePacketKind.Reply, exchangeId, reply);
+        return true;
+    }
+
+    /// <summary>A request arrived: a new one goes to the handler; a duplicate gets the kept reply, or a busy notice while the handler has not replied.</summary>
+    private void OnExchangeRequest(Packet packet)
+    {
+        var payload = packet.Payload;
+        if (payload.Length < ReliableWire.RequestHeaderBytes)
+        {
+            return;
+        }
+
+        var source = packet.Source;
+        var id = ReliableWire.FlowId(payload);
+        var now = _node.TimeProvider.GetTimestamp();
+        var table = AnswersOf(source, id, now);
+        table.Forget(Math.Min(ReliableWire.UInt64(payload, ReliableWire.OldestOpenOffset), id), _scratchIds, _freeAnswers);
+        if (table.Entries.TryGetValue(id, out var entry))
+        {
+            DuplicateRequests++;
+            SendAnswer(source, entry.Replied ? ReliablePacketKind.Reply : ReliablePacketKind.Busy, id, entry.Reply.AsSpan(0, entry.ReplyLength));
+            return;
+        }
+
+        if (id < table.Floor || _requestHandler is null)
+        {
+            // A stale copy of a request the requester no longer waits on, or one this endpoint cannot take: never handled.
+            DuplicateRequests++;
+            return;
+        }
+
+        table.MakeRoom(_options.AnsweredExchangesPerPeerMax, _freeAnswers);
+        table.Entries.Add(id, _freeAnswers.Count > 0 ? _freeAnswers.Pop() : new AnsweredExchange());
+        KeyCoordinate? key = (payload[ReliableWire.FlagsOffset] & ReliableWire.KeyFlowFlag) != 0 ? KeyCoordinate.Read(payload[ReliableWire.RequestKeyOffset..]) : null;
+        HandledRequests++;
+        try
+        {
+            _requestHandler(new ExchangeRequest(source, id, key, packet.HopCount, payload[ReliableWire.RequestHeaderBytes..]));
+        }
+#pragma warning disable CA1031 // A handler's fault must not break the endpoint: the request counts as taken and the fault is logged.
+        catch (Exception e)
+#pragma warning restore CA1031
+        {
+            Log.HandlerFault(_node.Logger, e, source, id);
+        }
+    }
+
+    private PeerAnswers AnswersOf(Coordinate source, ulong id, long now)
+    {
+        if (!_answers.TryGetValue((source, Incarnation(id)), out var table))
+        {
+            table = new PeerAnswers();
+            _answers.Add((source, Incarnation(id)), table);
+            ScheduleTimer(now + _receiveIdleTicks);
+        }
+
+        table.LastHeard = now;
+        return table;
+    }
+
+    private static uint Incarnation(ulong exchangeId) => (uint)(exchangeId >> 32);
+
+    private void SendAnswer(Coordinate requester, ReliablePacketKind kind, ulong exchangeId, ReadOnlySpan<byte> body)
+    {
+        var packet = _node.CreatePacket();
+        var payload = packet.PayloadArea;
+        ReliableWire.WritePrefix(payload, _tag, kind, 0, exchangeId, 0);
+        body.CopyTo(payload[ReliableWire.ReplyHeaderBytes..]);
+        packet.PayloadLength = ReliableWire.ReplyHeaderBytes + body.Length;
+        _node.RouteToServer(packet, requester);
+    }
+
+    /// <summary>Forgets the tables of requesters silent for <see cref="ReliableOptions.ReceiveFlowIdleTimeout"/>; returns when the next one would be, or <see cref="long.MaxValue"/>.</summary>
+    private long EvictIdleAnswers(long now)
+    {
+        var next = long.MaxValue;
+        List<(Coordinate, uint)>? idle = null;
+        foreach (var (id, table) in _answers)
+        {
+            var end = table.LastHeard + _receiveIdleTicks;
+            if (end <= now)
+            {
+                (idle ??= []).Add(id);
+            }
+            else
+            {
+                next = Math.Min(next, end);
+            }
+        }
+
+        if (idle is not null)
+        {
+            foreach (var id in idle)
+            {
+                _answers.Remove(id, out var table);
+                table!.Clear(_freeAnswers);
+            }
+        }
+
+        return next;
+    }
+}

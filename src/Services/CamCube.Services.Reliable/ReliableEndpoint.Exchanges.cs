@@ -1,0 +1,299 @@
+using CamCube.Packets;
+
+namespace CamCube.Services.Reliable;
+
+/// <content>
+/// The requesting side of one-packet exchanges: a request that fits one packet travels alone, with
+/// no flow and no acknowledgement of its own; the reply is its acknowledgement. The request is sent
+/// again on the RTO measured per peer (RFC 6298, Karn's rule) until the reply, a failure or the caller's cancel.
+/// </content>
+public sealed partial class ReliableEndpoint
+{
+    private readonly Dictionary<ulong, OpenExchange> _openExchanges = [];
+    private readonly Queue<ulong> _exchangeOrder = new();
+    private readonly Stack<OpenExchange> _freeExchanges = new();
+    private readonly Dictionary<Coordinate, RtoEstimator> _peerRto = [];
+    private readonly List<OpenExchange> _endedExchanges = [];
+
+    /// <summary>Gets the most bytes of request an exchange carries: the node's packet payload less the 32-byte request header.</summary>
+    public int ExchangeRequestBytesMax => _fragmentBytes + ReliableWire.DataHeaderBytes - ReliableWire.RequestHeaderBytes;
+
+    /// <summary>Gets the most bytes of reply an exchange carries: the node's packet payload less the 16-byte reply header.</summary>
+    public int ExchangeReplyBytesMax => _fragmentBytes + ReliableWire.DataHeaderBytes - ReliableWire.ReplyHeaderBytes;
+
+    /// <summary>Gets how many exchanges this endpoint asked and waits on.</summary>
+    public int OpenExchangeCount => _openExchanges.Count;
+
+    /// <summary>
+    /// Begins an exchange with <paramref name="server"/>: <paramref name="request"/> (at most
+    /// <see cref="ExchangeRequestBytesMax"/> bytes, copied) goes out in one packet and is sent again on
+    /// the server's retransmission timeout until its reply comes; the server's handler takes it exactly
+    /// once. <paramref name="completion"/> hears the reply, or the failure: <see cref="ReliableFailure.PeerUnreachable"/>
+    /// when the server becomes unreachable, <see cref="ReliableFailure.TimedOut"/> after
+    /// <see cref="ReliableOptions.ProgressTimeout"/> with neither reply nor busy notice, <see cref="ReliableFailure.Stopped"/>.
+    /// </summary>
+    /// <param name="server">The server asked.</param>
+    /// <param name="request">The request's bytes.</param>
+    /// <param name="completion">Told once how the exchange ended, on the loop (never inside this call).</param>
+    /// <param name="state">Passed to <paramref name="completion"/>.</param>
+    /// <param name="exchangeId">The exchange's id (for <see cref="Cancel"/>), or 0 if refused.</param>
+    /// <returns>Null if the exchange began; otherwise why not (the completion never runs): too large, too many open, unreachable, stopped.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="completion"/> is null.</exception>
+    public ReliableTransferException? Request(Coordinate server, ReadOnlySpan<byte> request, ExchangeCompletion completion, object? state, out ulong exchangeId) =>
+        Open(server, null, request, completion ?? throw new ArgumentNullException(nameof(completion)), state, out exchangeId);
+
+    /// <summary>
+    /// Begins an exchange with the root of <paramref name="key"/>: the request is routed to the key, so
+    /// the owning service may have another server answer it on the way (a hot-spot copy); the first
+    /// reply with the exchange's id ends it, whoever sent it. If the root the request went to becomes
+    /// unreachable first, the exchange fails with <see cref="ReliableFailure.OutcomeUnknown"/> (it may
+    /// have been handled there). See <see cref="Request(Coordinate, ReadOnlySpan{byte}, ExchangeCompletion, object?, out ulong)"/>.
+    /// </summary>
+    /// <returns>Null if the exchange began; otherwise why not.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="completion"/> is null.</exception>
+    public ReliableTransferException? Request(KeyCoordinate key, ReadOnlySpan<byte> request, ExchangeCompletion completion, object? state, out ulong exchangeId) =>
+        Open(default, key, request, completion ?? throw new ArgumentNullException(nameof(completion)), state, out exchangeId);
+
+    /// <summary>Stops waiting on an open exchange: it is never sent again and its completion never runs.</summary>
+    /// <returns>True if it was open.</returns>
+    public bool Cancel(ulong exchangeId)
+    {
+        if (!_openExchanges.Remove(exchangeId, out var exchange))
+        {
+            return false;
+        }
+
+        Recycle(exchange);
+        return true;
+    }
+
+    private ReliableTransferException? Open(Coordinate server, KeyCoordinate? key, ReadOnlySpan<byte> request, ExchangeCompletion completion, object? state, out ulong exchangeId)
+    {
+        exchangeId = 0;
+        var refused = _stopped ? new ReliableTransferException(ReliableFailure.Stopped, "The reliable endpoint is stopped.")
+            : request.Length > ExchangeRequestBytesMax ? new ReliableTransferException(ReliableFailure.MessageTooLarge, $"The request is {request.Length} bytes; an exchange carries at most {ExchangeRequestBytesMax}.")
+            : _openExchanges.Count >= _options.OpenExchangesMax ? new ReliableTransferException(ReliableFailure.QueueFull, $"The endpoint already has {_openExchanges.Count} exchanges open, its limit.")
+            : key is null && !_node.Reachability.IsReachable(server) ? new ReliableTransferException(ReliableFailure.PeerUnreachable, $"Server {server} is unreachable.")
+            : null;
+        if (refused is not null)
+        {
+            return refused;
+        }
+
+        var exchange = _freeExchanges.Count > 0 ? _freeExchanges.Pop() : new OpenExchange(ExchangeRequestBytesMax);
+        var now = _node.TimeProvider.GetTimestamp();
+        exchange.Id = NextFlowId();
+        exchange.Key = key;
+        exchange.Peer = key is { } k ? _node.GetRoot(k) : server;
+        request.CopyTo(exchange.Request);
+        exchange.Length = request.Length;
+        exchange.Completion = completion;
+        exchange.State = state;
+        exchange.Attempts = 1;
+        exchange.FirstSentAt = now;
+        exchange.LastProgress = now;
+        exchange.TimeoutTicks = RtoOf(exchange.Peer).TimeoutTicks;
+        exchange.RetransmitAt = now + exchange.TimeoutTicks;
+        _openExchanges.Add(exchange.Id, exchange);
+        NoteOrder(exchange.Id);
+        if (SendRequestPacket(exchange) is RouteStatus.DroppedUnreachable or RouteStatus.DroppedInvalid)
+        {
+            _openExchanges.Remove(exchange.Id);
+            Recycle(exchange);
+            return new ReliableTransferException(ReliableFailure.PeerUnreachable, key is null ? $"Server {server} is unreachable." : $"The root of key {key} is unreachable.");
+        }
+
+        ScheduleTimer(exchange.RetransmitAt);
+        exchangeId = exchange.Id;
+        return null;
+    }
+
+    private RouteStatus SendRequestPacket(OpenExchange exchange)
+    {
+        var packet = _node.CreatePacket();
+        var payload = packet.PayloadArea;
+        ReliableWire.WritePrefix(payload, _tag, ReliablePacketKind.Request, exchange.Key is null ? (byte)0 : ReliableWire.KeyFlowFlag, exchange.Id, exchange.Attempts);
+        ReliableWire.UInt64(payload, ReliableWire.OldestOpenOffset, OldestOpenExchange());
+        (exchange.Key ?? default).Write(payload[ReliableWire.RequestKeyOffset..]);
+        exchange.Request.AsSpan(0, exchange.Length).CopyTo(payload[ReliableWire.RequestHeaderBytes..]);
+        packet.PayloadLength = ReliableWire.RequestHeaderBytes + exchange.Length;
+        return exchange.Key is { } key ? _node.RouteToKey(packet, key) : _node.RouteToServer(packet, exchange.Peer);
+    }
+
+    /// <summary>A reply or busy notice came: a reply ends its exchange (a late copy finds nothing); a busy notice is progress.</summary>
+    private void OnExchangeAnswer(Packet packet, bool busy)
+    {
+        var payload = packet.Payload;
+        var id = ReliableWire.FlowId(payload);
+        if (!_openExchanges.TryGetValue(id, out var exchange) || (exchange.Key is null && packet.Source != exchange.Peer))
+        {
+            return;
+        }
+
+        var now = _node.TimeProvider.GetTimestamp();
+        if (busy)
+        {
+            exchange.LastProgress = now;
+            return;
+        }
+
+        _openExchanges.Remove(id);
+        if (exchange.Attempts == 1)
+        {
+            // Karn's rule: only a request sent once gives a round-trip sample.
+            RtoOf(exchange.Peer).AddSample(now - exchange.FirstSentAt);
+        }
+
+        var completion = exchange.Completion!;
+        var state = exchange.State;
+        Recycle(exchange);
+        completion(state, new ExchangeReply(packet.Source, id, packet.HopCount, payload[ReliableWire.ReplyHeaderBytes..]), null);
+    }
+
+    /// <summary>Sends again each request whose timeout passed, and fails those out of time; returns when the next one is due.</summary>
+    private long RetransmitExchanges(long now)
+    {
+        var next = long.MaxValue;
+        foreach (var exchange in _openExchanges.Values)
+        {
+            if (now - exchange.LastProgress >= _progressTimeoutTicks)
+            {
+                _endedExchanges.Add(exchange);
+                continue;
+            }
+
+            if (exchange.RetransmitAt <= now)
+            {
+                // RFC 6298 5.5: the timeout doubles with each retransmission, up to the maximum.
+                exchange.Attempts++;
+                exchange.TimeoutTicks = Math.Min(exchange.TimeoutTicks * 2, Ticks(_options.MaximumRetransmissionTimeout));
+                exchange.RetransmitAt = now + exchange.TimeoutTicks;
+                RetransmittedPackets++;
+                SendRequestPacket(exchange);
+            }
+
+            next = Math.Min(next, Math.Min(exchange.RetransmitAt, exchange.LastProgress + _progressTimeoutTicks));
+        }
+
+        FailEnded(ReliableFailure.TimedOut, null);
+        return next;
+    }
+
+    /// <summary>Fails the exchanges waiting on <paramref name="server"/>, which is unreachable.</summary>
+    private void FailExchangesTo(Coordinate server)
+    {
+        foreach (var exchange in _openExchanges.Values)
+        {
+            if (exchange.Peer == server)
+            {
+                _endedExchanges.Add(exchange);
+            }
+        }
+
+        FailEnded(ReliableFailure.PeerUnreachable, $"Server {server} became unreachable before it answered.");
+    }
+
+    /// <summary>A drop notice for a request: unreachable fails its exchange, any other drop has it sent again at once.</summary>
+    private void OnRequestDropped(in DroppedPacket drop)
+    {
+        if (!_openExchanges.TryGetValue(ReliableWire.FlowId(drop.PayloadPrefix), out var exchange))
+        {
+            return;
+        }
+
+        if (drop.Reason is DropReason.Unreachable or DropReason.NoRoute)
+        {
+            _endedExchanges.Add(exchange);
+            FailEnded(ReliableFailure.PeerUnreachable, $"The request to {exchange.Peer} was dropped at {drop.DroppedAt}: unreachable.");
+            return;
+        }
+
+        exchange.RetransmitAt = _node.TimeProvider.GetTimestamp();
+        ScheduleTimer(exchange.RetransmitAt);
+    }
+
+    /// <summary>Fails every exchange in <see cref="_endedExchanges"/>; one to a key whose root may have handled it fails as <see cref="ReliableFailure.OutcomeUnknown"/>.</summary>
+    private void FailEnded(ReliableFailure reason, string? why)
+    {
+        if (_endedExchanges.Count == 0)
+        {
+            return;
+        }
+
+        var ended = _endedExchanges.ToArray();
+        _endedExchanges.Clear();
+        foreach (var exchange in ended)
+        {
+            _openExchanges.Remove(exchange.Id);
+        }
+
+        foreach (var exchange in ended)
+        {
+            var completion = exchange.Completion!;
+            var state = exchange.State;
+            var text = why ?? $"No reply from {exchange.Peer} for {_options.ProgressTimeout.TotalSeconds:0.###} s.";
+            var failure = reason == ReliableFailure.PeerUnreachable && exchange.Key is not null ? ReliableFailure.OutcomeUnknown : reason;
+            Recycle(exchange);
+            completion(state, default, new ReliableTransferException(failure, text));
+        }
+    }
+
+    private RtoEstimator RtoOf(Coordinate peer)
+    {
+        if (!_peerRto.TryGetValue(peer, out var rto))
+        {
+            rto = new RtoEstimator(Ticks(_options.InitialRetransmissionTimeout), Ticks(_options.MinimumRetransmissionTimeout), Ticks(_options.MaximumRetransmissionTimeout), Ticks(_options.ClockGranularity));
+            _peerRto.Add(peer, rto);
+        }
+
+        return rto;
+    }
+
+    /// <summary>Notes an id in the order exchanges began; the queue is compacted when ended ids pile up behind a long-open one.</summary>
+    private void NoteOrder(ulong id)
+    {
+        _exchangeOrder.Enqueue(id);
+        if (_exchangeOrder.Count > 4 * _options.OpenExchangesMax)
+        {
+            for (var i = _exchangeOrder.Count; i > 0; i--)
+            {
+                var old = _exchangeOrder.Dequeue();
+                if (_openExchanges.ContainsKey(old))
+                {
+                    _exchangeOrder.Enqueue(old);
+                }
+            }
+        }
+    }
+
+    /// <summary>The lowest id of an exchange still open: the responder may forget every lower one.</summary>
+    private ulong OldestOpenExchange()
+    {
+        while (_exchangeOrder.Count > 0 && !_openExchanges.ContainsKey(_exchangeOrder.Peek()))
+        {
+            _exchangeOrder.Dequeue();
+        }
+
+        return _exchangeOrder.Count > 0 ? _exchangeOrder.Peek() : _incarnation | (_lastFlowNumber + 1UL);
+    }
+
+    private void Recycle(OpenExchange exchange)
+    {
+        exchange.Clear();
+        _freeExchanges.Push(exchange);
+    }
+
+    /// <summary>Fails every open exchange as the endpoint stops.</summary>
+    private void StopExchanges()
+    {
+        _endedExchanges.AddRange(_openExchanges.Values);
+        FailEnded(ReliableFailure.Stopped, "The reliable endpoint stopped before the reply came.");
+        _exchangeOrder.Clear();
+        foreach (var table in _answers.Values)
+        {
+            table.Clear(_freeAnswers);
+        }
+
+        _answers.Clear();
+    }
+}

@@ -1,0 +1,58 @@
+using CamCube.Services.KeyValue.Storage;
+using CamCube.Testing;
+
+namespace CamCube.Services.KeyValue.Tests;
+
+/// <summary>The store on SQLite with its commits on a thread of their own, on a cube in real time (one loop for every node).</summary>
+public sealed class CommitThreadTests : IDisposable
+{
+    private static readonly TorusShape s_shape = new(3, 3, 3);
+    private readonly string _directory = Directory.CreateTempSubdirectory("camcube-kv-thread-").FullName;
+    private readonly Dictionary<Coordinate, SqliteKeyValueStorage> _disks = [];
+
+    [Fact]
+    public async Task ConcurrentPutsAreOnEveryReplicasDiskAndReadBackWhenAcknowledged()
+    {
+        var keys = Enumerable.Range(0, 60).Select(i => Key.FromString($"threaded-{i}")).ToArray();
+        var written = new WriteOutcome[keys.Length];
+        using (var cube = await RealTimeCube.StartAsync(s_shape, Register, TimeSpan.FromSeconds(60)))
+        {
+            var stores = Enumerable.Range(0, (int)s_shape.ServerCount).Select(i => cube[s_shape.CoordinateAt(i)].GetService<KeyValueService>()!).ToArray();
+            written = await Task.WhenAll(keys.Select((key, i) => stores[i % stores.Length].PutAsync(key, BitConverter.GetBytes(i))));
+            var read = await Task.WhenAll(keys.Select((key, i) => stores[(i + 5) % stores.Length].GetAsync(key)));
+
+            for (var i = 0; i < keys.Length; i++)
+            {
+                Assert.Equal(WriteStatus.Written, written[i].Status);
+                Assert.Equal(written[i].Version, read[i]!.Version);
+                Assert.Equal(BitConverter.GetBytes(i), read[i]!.Value.ToArray());
+            }
+        }
+
+        // The cube has stopped: what each replica's database holds now is what it committed.
+        for (var i = 0; i < keys.Length; i++)
+        {
+            foreach (var server in KeySpace.For(s_shape).GetServersForKey(keys[i], 3))
+            {
+                Assert.Equal(written[i].Version, _disks[server].Read(keys[i])!.Version);
+            }
+        }
+    }
+
+    public void Dispose()
+    {
+        foreach (var disk in _disks.Values)
+        {
+            disk.Dispose();
+        }
+
+        Directory.Delete(_directory, recursive: true);
+    }
+
+    private void Register(Runtime.Node node)
+    {
+        var disk = SqliteKeyValueStorage.Open(Path.Combine(_directory, $"{node.Self.X}-{node.Self.Y}-{node.Self.Z}.db"));
+        _disks.Add(node.Self, disk);
+        node.Register(new KeyValueService(disk, new KeyValueServiceOptions { Commits = CommitMode.OnCommitThread }));
+    }
+}

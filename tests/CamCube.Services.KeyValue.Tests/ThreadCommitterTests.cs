@@ -1,0 +1,102 @@
+using CamCube.Services.KeyValue.Replication;
+using CamCube.Services.KeyValue.Storage;
+
+namespace CamCube.Services.KeyValue.Tests;
+
+public sealed class ThreadCommitterTests
+{
+    private static StorageWrite Write(int i) => new(Key.FromString($"k{i}"), new StoredValue(1, [(byte)i]));
+
+    [Fact]
+    public async Task WritesAddedWhileACommitRunsShareTheNextCommit()
+    {
+        using var storage = new BlockingStorage();
+        using var committer = new ThreadCommitter(storage, writesMax: 100, "test");
+        var first = committer.Add(Write(0));
+        storage.WaitForCommit();
+        var later = Enumerable.Range(1, 10).Select(i => committer.Add(Write(i))).ToArray();
+        Assert.False(first.IsCompleted);
+
+        storage.Release(2);
+        Assert.True(await first);
+        Assert.All(await Task.WhenAll(later), Assert.True);
+        Assert.Equal([1, 10], storage.CommitSizes);
+        Assert.Equal(11, storage.Count);
+    }
+
+    [Fact]
+    public async Task WriteIsRefusedWithTheLimitsNameWhenTheQueueIsFull()
+    {
+        using var storage = new BlockingStorage();
+        using var committer = new ThreadCommitter(storage, writesMax: 3, "test");
+        var underWay = committer.Add(Write(0));
+        storage.WaitForCommit();
+        var waiting = Enumerable.Range(1, 3).Select(i => committer.Add(Write(i))).ToArray();
+        Assert.False(committer.HasRoom);
+
+        var refused = await Assert.ThrowsAsync<InvalidOperationException>(() => committer.Add(Write(4)));
+        Assert.Contains("CommitQueueWritesMax", refused.Message, StringComparison.Ordinal);
+        storage.Release(2);
+        await Task.WhenAll([underWay, .. waiting]);
+        Assert.True(committer.HasRoom);
+        Assert.Null(storage.Read(Key.FromString("k4")));
+    }
+
+    [Fact]
+    public async Task DisposeCommitsWhatWaitsAndLaterWritesFail()
+    {
+        using var storage = new BlockingStorage();
+        var committer = new ThreadCommitter(storage, writesMax: 100, "test");
+        var underWay = committer.Add(Write(0));
+        storage.WaitForCommit();
+        var waiting = committer.Add(Write(1));
+        storage.Release(2);
+        committer.Dispose();
+
+        Assert.True(await underWay);
+        Assert.True(await waiting);
+        Assert.Equal(2, storage.Count);
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => committer.Add(Write(2)));
+    }
+
+    [Fact]
+    public async Task FlushCompletesWhenEveryWriteAddedBeforeIsCommitted()
+    {
+        using var storage = new BlockingStorage();
+        using var committer = new ThreadCommitter(storage, writesMax: 100, "test");
+        Assert.True(committer.FlushAsync().IsCompleted);
+        var write = committer.Add(Write(0));
+        var flush = committer.FlushAsync();
+        storage.WaitForCommit();
+        Assert.False(flush.IsCompleted);
+
+        storage.Release();
+        await flush;
+        Assert.True(write.IsCompleted);
+        Assert.NotNull(storage.Read(Key.FromString("k0")));
+    }
+
+    [Fact]
+    public async Task ConcurrentWritesAreAllOnDiskWhenTheirTasksComplete()
+    {
+        var directory = Directory.CreateTempSubdirectory("camcube-kv-commit-").FullName;
+        try
+        {
+            var path = Path.Combine(directory, "kv.db");
+            using (var storage = SqliteKeyValueStorage.Open(path))
+            using (var committer = new ThreadCommitter(storage, writesMax: 1000, "test"))
+            {
+                var writes = Enumerable.Range(0, 200).Select(i => committer.Add(Write(i))).ToArray();
+                Assert.All(await Task.WhenAll(writes), Assert.True);
+            }
+
+            using var reopened = SqliteKeyValueStorage.Open(path);
+            Assert.Equal(200, reopened.Count);
+            Assert.Equal([199], reopened.Read(Key.FromString("k199"))!.Value);
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+}

@@ -1,0 +1,174 @@
+using CamCube.Testing;
+
+namespace CamCube.Services.Reliable.Tests;
+
+public sealed class ExchangeTests
+{
+    private static readonly TorusShape s_shape = new(3, 3, 3);
+    private static readonly Coordinate s_asker = new(0, 0, 0);
+    private static readonly Coordinate s_neighbour = new(1, 0, 0);
+    private static readonly Coordinate s_far = new(1, 1, 1);
+
+    [Fact]
+    public void RequestAndReplyAreTwoPacketsWhenNothingIsLost()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 1 });
+        var before = cube.PacketsDelivered();
+
+        var outcome = ExchangeOutcome.Ask(cube.EndpointOf(s_asker), s_neighbour, [1, 2, 3]);
+        Assert.True(cube.Cube.RunUntil(() => outcome.Ended, TimeSpan.FromSeconds(1)));
+        cube.Cube.RunFor(TimeSpan.FromSeconds(1));
+
+        Assert.Null(outcome.Error);
+        Assert.Equal(new byte[] { 3, 2, 1 }, outcome.Reply);
+        Assert.Equal(s_neighbour, outcome.Source);
+        Assert.Equal(2, cube.PacketsDelivered() - before);
+        Assert.Equal(0, cube.EndpointOf(s_asker).RetransmittedPackets);
+        Assert.Equal(0, cube.EndpointOf(s_asker).OpenExchangeCount);
+    }
+
+    [Fact]
+    public void DuplicateRequestGetsTheKeptReplyWithoutTheHandlerWhenTheRequestIsSentAgainBeforeTheReplyArrives()
+    {
+        // A retransmission timeout far below the round trip: the request goes out again and again before its reply is back.
+        var options = new ReliableOptions { InitialRetransmissionTimeout = TimeSpan.FromMicroseconds(5), MinimumRetransmissionTimeout = TimeSpan.FromMicroseconds(5) };
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 2 }, options);
+
+        var outcome = ExchangeOutcome.Ask(cube.EndpointOf(s_asker), s_far, [7, 8]);
+        Assert.True(cube.Cube.RunUntil(() => outcome.Ended, TimeSpan.FromSeconds(1)));
+        cube.Cube.RunFor(TimeSpan.FromSeconds(1));
+
+        var responder = cube.EndpointOf(s_far);
+        Assert.Null(outcome.Error);
+        Assert.Equal(new byte[] { 8, 7 }, outcome.Reply);
+        Assert.Equal(1, outcome.Calls);
+        Assert.Single(cube.InboxOf(s_far).Requests);
+        Assert.Equal(1, responder.HandledRequests);
+        Assert.True(responder.DuplicateRequests >= 1, $"{responder.DuplicateRequests} duplicates");
+        Assert.Equal(cube.EndpointOf(s_asker).RetransmittedPackets, responder.DuplicateRequests);
+    }
+
+    [Fact]
+    public void DuplicateOfARequestStillBeingHandledGetsABusyNoticeAndKeepsTheExchangeAliveWhenTheHandlerTakesLongerThanTheProgressTimeout()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 3 });
+        var inbox = cube.InboxOf(s_far);
+        inbox.Deferring = true;
+
+        var outcome = ExchangeOutcome.Ask(cube.EndpointOf(s_asker), s_far, [1, 2, 3, 4]);
+        cube.Cube.RunFor(cube.EndpointOf(s_asker).Options.ProgressTimeout * 2);
+        Assert.False(outcome.Ended);
+        Assert.Single(inbox.Requests);
+
+        var request = Assert.Single(inbox.Deferred);
+        Assert.True(cube.EndpointOf(s_far).Reply(request.Source, request.FlowId, Inbox.ReplyTo(request.Body)));
+        Assert.True(cube.Cube.RunUntil(() => outcome.Ended, TimeSpan.FromSeconds(3)));
+
+        Assert.Null(outcome.Error);
+        Assert.Equal(new byte[] { 4, 3, 2, 1 }, outcome.Reply);
+        Assert.Single(inbox.Requests);
+        Assert.False(cube.EndpointOf(s_far).Reply(request.Source, request.FlowId, [9]));
+    }
+
+    [Fact]
+    public void RequestIsRefusedWithPeerUnreachableAtOnceWhenTheServerIsDead()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 4 });
+        cube.Cube.Kill(s_far);
+        cube.Cube.RunUntil(() => !cube.Cube[s_asker].Reachability.IsReachable(s_far), TimeSpan.FromSeconds(5));
+
+        var error = cube.EndpointOf(s_asker).Request(s_far, [1], ExchangeOutcome.Completion, new ExchangeOutcome(), out var id);
+
+        Assert.Equal(ReliableFailure.PeerUnreachable, error?.Reason);
+        Assert.Equal(0UL, id);
+        Assert.Equal(0, cube.EndpointOf(s_asker).OpenExchangeCount);
+    }
+
+    [Fact]
+    public void ExchangeFailsWithPeerUnreachableWellBeforeItsTimeoutWhenThePeerDiesWhileHandlingIt()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 5 });
+        cube.InboxOf(s_far).Deferring = true;
+        var outcome = ExchangeOutcome.Ask(cube.EndpointOf(s_asker), s_far, [1]);
+        cube.Cube.RunUntil(() => cube.InboxOf(s_far).Requests.Count == 1, TimeSpan.FromSeconds(1));
+        var killedAt = cube.Cube.Elapsed;
+
+        cube.Cube.Kill(s_far);
+        Assert.True(cube.Cube.RunUntil(() => outcome.Ended, TimeSpan.FromSeconds(10)));
+
+        Assert.Equal(ReliableFailure.PeerUnreachable, outcome.Error?.Reason);
+        Assert.True(cube.Cube.Elapsed - killedAt < cube.EndpointOf(s_asker).Options.ProgressTimeout / 2, $"failed after {cube.Cube.Elapsed - killedAt}");
+        Assert.Equal(0, cube.EndpointOf(s_asker).OpenExchangeCount);
+    }
+
+    [Fact]
+    public void ExchangeFailsWithTimedOutAfterTheProgressTimeoutWhenNothingAnswers()
+    {
+        var options = new ReliableOptions { ProgressTimeout = TimeSpan.FromSeconds(3) };
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 6 }, options);
+        cube.Cube[s_far].GetService<ReliableService>()!.Endpoint.Stop();
+
+        var outcome = ExchangeOutcome.Ask(cube.EndpointOf(s_asker), s_far, [1]);
+        Assert.True(cube.Cube.RunUntil(() => outcome.Ended, TimeSpan.FromSeconds(5)));
+
+        Assert.Equal(ReliableFailure.TimedOut, outcome.Error?.Reason);
+        Assert.Equal("No reply from (1,1,1) for 3 s.", outcome.Error?.Message);
+        Assert.True(cube.EndpointOf(s_asker).RetransmittedPackets >= 2);
+    }
+
+    [Fact]
+    public void RequestToAKeyIsAnsweredByTheKeysRootWhenSent()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 7 });
+        var key = KeyCoordinate.At(new Coordinate(2, 1, 2), 77);
+        var outcome = new ExchangeOutcome();
+
+        Assert.Null(cube.EndpointOf(s_asker).Request(key, [5, 6], ExchangeOutcome.Completion, outcome, out _));
+        Assert.True(cube.Cube.RunUntil(() => outcome.Ended, TimeSpan.FromSeconds(1)));
+
+        Assert.Equal(new Coordinate(2, 1, 2), outcome.Source);
+        Assert.Equal(new byte[] { 6, 5 }, outcome.Reply);
+        Assert.Equal(key, Assert.Single(cube.InboxOf(new Coordinate(2, 1, 2)).Requests).Key);
+    }
+
+    [Fact]
+    public void RequestLargerThanOnePacketIsRefusedWithMessageTooLargeWhenAsked()
+    {
+        var cube = ReliableCube.InMemory(s_shape);
+        var endpoint = cube.EndpointOf(s_asker);
+
+        var error = endpoint.Request(s_far, new byte[endpoint.ExchangeRequestBytesMax + 1], ExchangeOutcome.Completion, null, out _);
+
+        Assert.Equal(ReliableFailure.MessageTooLarge, error?.Reason);
+        Assert.Throws<ArgumentOutOfRangeException>(() => endpoint.Reply(s_far, 1, new byte[endpoint.ExchangeReplyBytesMax + 1]));
+    }
+
+    [Fact]
+    public void CancelledExchangeNeverCompletesWhenItsReplyComesLater()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 8 });
+        var outcome = new ExchangeOutcome();
+        Assert.Null(cube.EndpointOf(s_asker).Request(s_far, [1], ExchangeOutcome.Completion, outcome, out var id));
+
+        Assert.True(cube.EndpointOf(s_asker).Cancel(id));
+        cube.Cube.RunFor(TimeSpan.FromSeconds(1));
+
+        Assert.False(outcome.Ended);
+        Assert.Single(cube.InboxOf(s_far).Requests);
+        Assert.False(cube.EndpointOf(s_asker).Cancel(id));
+    }
+
+    [Fact]
+    public void ResponderForgetsAnsweredRequestsBelowTheRequestersOldestOpenExchangeWhenItAsksAgain()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 9 });
+        for (var i = 0; i < 10; i++)
+        {
+            var outcome = ExchangeOutcome.Ask(cube.EndpointOf(s_asker), s_neighbour, [(byte)i]);
+            Assert.True(cube.Cube.RunUntil(() => outcome.Ended, TimeSpan.FromSeconds(1)));
+        }
+
+        // Each request names the oldest exchange still open (itself): the responder keeps only the last one.
+        Assert.Equal(1, cube.EndpointOf(s_neighbour).RememberedExchangeCount);
+    }
+}
