@@ -6,7 +6,8 @@ namespace CamCube.Services.KeyValue.Tests;
 
 /// <summary>
 /// A newer primary is played by the test: it takes the key over at the replicas with a higher
-/// ballot (and writes there) while the old primary still believes it is the primary.
+/// ballot (and writes there) while the old primary still believes it is the primary. It asks once
+/// the old primary's read lease has run out, as a real one waits for it (<see cref="LeaseTests"/>).
 /// </summary>
 public sealed class FencingTests
 {
@@ -22,6 +23,7 @@ public sealed class FencingTests
         var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("old primary")));
         var replica = store[s_servers[1]];
         var ballot = put.Version >> 24;
+        store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
 
         Assert.True((await store.Run(replica.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }))).Promised);
         var late = await store.Run(replica.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot, Version = put.Version + 1, Value = Bytes("deposed") }));
@@ -37,6 +39,7 @@ public sealed class FencingTests
         var store = StoreCube.Start(TestTransport.InMemory, s_shape);
         var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("old primary")));
         var ballot = put.Version >> 24;
+        store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
         Assert.True((await store.Run(store[s_servers[1]].OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }))).Promised);
 
         // The replica restarts with its disk: the promise was kept there, not only in its memory.
@@ -56,6 +59,7 @@ public sealed class FencingTests
         var store = StoreCube.Start(TestTransport.InMemory, s_shape);
         var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("before")));
         var newer = ((put.Version >> 24) + 1) << 24 | 1;
+        store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
 
         // The newer primary takes the key over at both replicas and writes there; the old primary was not asked.
         foreach (var replica in s_servers[1..])
@@ -76,6 +80,7 @@ public sealed class FencingTests
         var store = StoreCube.Start(TestTransport.InMemory, s_shape);
         var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("before")));
         var newer = ((put.Version >> 24) + 1) << 24 | 1;
+        store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
         foreach (var replica in s_servers[1..])
         {
             await store.Run(store[replica].OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 }));

@@ -14,7 +14,8 @@ public sealed class PartitionTests
     private static readonly TorusShape s_shape = new(3, 3, 3);
     private static readonly Coordinate s_minorityClient = new(0, 1, 1);
     private static readonly Coordinate s_majorityClient = new(2, 2, 2);
-    private static readonly KeyValueServiceOptions s_options = new() { RequestTimeout = TimeSpan.FromSeconds(1) };
+    /// <summary>A read lease well inside the call's time, so a key's fail-over (which waits for the lease) completes within one call.</summary>
+    private static readonly KeyValueServiceOptions s_options = new() { RequestTimeout = TimeSpan.FromSeconds(1), ReadLease = TimeSpan.FromMilliseconds(300) };
 
     /// <summary>A key whose primary is on the minority side and one of whose other servers is on the majority side.</summary>
     private static readonly Key s_key = Enumerable.Range(0, 10_000)

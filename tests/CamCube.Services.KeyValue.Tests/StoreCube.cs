@@ -21,10 +21,13 @@ internal sealed class StoreCube
     public ITestCube Cube { get; }
 
     public static StoreCube Start(TestTransport transport, TorusShape shape, KeyValueServiceOptions? options = null) =>
-        Start(disks => TestCube.Start(transport, shape, node => Register(node, disks, options)));
+        Start(disks => TestCube.Start(transport, shape, node => Register(node, disks, options)), options);
 
     public static StoreCube StartSimulated(TorusShape shape, SimulatedCubeOptions cubeOptions, KeyValueServiceOptions? options = null) =>
-        Start(disks => SimulatedCube.Start(shape, node => Register(node, disks, options), cubeOptions));
+        Start(disks => SimulatedCube.Start(shape, node => Register(node, disks, options), cubeOptions), options);
+
+    /// <summary>Runs the cube past one read lease, so the servers, just started, promise ballots (docs/key-value-store.md, "Read leases").</summary>
+    public void PassStartLease(KeyValueServiceOptions? options) => Cube.RunFor((options ?? KeyValueServiceOptions.Default).ReadLease);
 
     public KeyValueService this[Coordinate server] => Cube[server].GetService<KeyValueService>()!;
 
@@ -40,10 +43,12 @@ internal sealed class StoreCube
     /// <summary>Forgets a server's replicas, as if its disk were replaced; call while it is dead.</summary>
     public void Wipe(Coordinate server) => _disks.Remove(server);
 
-    private static StoreCube Start(Func<Dictionary<Coordinate, MemoryKeyValueStorage>, ITestCube> start)
+    private static StoreCube Start(Func<Dictionary<Coordinate, MemoryKeyValueStorage>, ITestCube> start, KeyValueServiceOptions? options)
     {
         var disks = new Dictionary<Coordinate, MemoryKeyValueStorage>();
-        return new StoreCube(start(disks), disks);
+        var store = new StoreCube(start(disks), disks);
+        store.PassStartLease(options);
+        return store;
     }
 
     private static void Register(Node node, Dictionary<Coordinate, MemoryKeyValueStorage> disks, KeyValueServiceOptions? options)

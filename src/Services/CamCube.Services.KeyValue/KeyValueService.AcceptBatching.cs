@@ -107,7 +107,7 @@ public sealed partial class KeyValueService
     }
 
     /// <summary>Handles each accept of the batch as if it came alone; their writes share one commit, and one reply answers all once they are on disk.</summary>
-    private async Task<AcceptedBatch> OnAcceptBatchAsync(AcceptBatch batch)
+    private async Task<AcceptedBatch> OnAcceptBatchAsync(AcceptBatch batch, Coordinate source)
     {
         var answers = new Task<Accepted>[batch.Accepts.Count];
         Commits.Hold();
@@ -115,7 +115,7 @@ public sealed partial class KeyValueService
         {
             for (var i = 0; i < answers.Length; i++)
             {
-                answers[i] = OnAcceptAsync(batch.Accepts[i]);
+                answers[i] = OnAcceptAsync(batch.Accepts[i], source);
             }
         }
         finally

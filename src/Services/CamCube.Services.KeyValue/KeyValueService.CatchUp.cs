@@ -295,6 +295,7 @@ public sealed partial class KeyValueService
                 kept++;
                 Statistics.KeysReceived++;
                 Statistics.BytesReceived += transfer.Values[i].Value.Length;
+                ForgetHeld(Key.FromBytes(transfer.Values[i].Key));
             }
         }
 

@@ -13,34 +13,30 @@ public sealed partial class KeyValueService
     /// </summary>
     private Task<T> CallAsync<T>(ClientRequest request, Func<ClientReply, T> map, CancellationToken cancellationToken)
     {
-        var done = new TaskCompletionSource<T>(TaskCreationOptions.RunContinuationsAsynchronously);
-        InvokeAsync(async () =>
+        var call = new ClientCall<T>(this, request, map);
+        if (!TryPostCall(call))
         {
-            try
-            {
-                done.TrySetResult(map(await CallOnLoopAsync(request).ConfigureAwait(true)));
-            }
-#pragma warning disable CA1031 // Whatever failed is the caller's, through its task.
-            catch (Exception ex)
-#pragma warning restore CA1031
-            {
-                done.TrySetException(ex);
-            }
-        }).ContinueWith(
-            (posted, operation) => done.TrySetException(posted.Exception!.InnerException switch
-            {
-                ObjectDisposedException ex => new KeyValueStoreException(KeyValueFailure.Shutdown, $"The store's node stopped before the {operation} completed.", ex),
-                var ex => new KeyValueStoreException(KeyValueFailure.Unavailable, $"The {operation} could not start: {ex?.Message}", ex),
-            }),
-            request.Operation,
-            CancellationToken.None,
-            TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously,
-            TaskScheduler.Default);
-        return cancellationToken.CanBeCanceled ? done.Task.WaitAsync(cancellationToken) : done.Task;
+            call.TrySetException(new KeyValueStoreException(KeyValueFailure.Unavailable, $"The {request.Operation} could not start: the store is not on a running node, or its node's queue is full."));
+        }
+
+        return cancellationToken.CanBeCanceled ? call.Task.WaitAsync(cancellationToken) : call.Task;
+    }
+
+    private bool TryPostCall<T>(ClientCall<T> call)
+    {
+        try
+        {
+            return Node.TryPost(ClientCall<T>.Start, call);
+        }
+        catch (InvalidOperationException)
+        {
+            // Not registered on a node (yet, or any more).
+            return false;
+        }
     }
 
     /// <summary>Asks the key's primary until it serves the call or the call's time is up; runs on the node's loop.</summary>
-    private async Task<ClientReply> CallOnLoopAsync(ClientRequest request)
+    internal async Task<ClientReply> CallOnLoopAsync(ClientRequest request)
     {
         var key = Key.FromBytes(request.Key);
         var clock = Node.TimeProvider;

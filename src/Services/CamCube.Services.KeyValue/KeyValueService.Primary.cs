@@ -38,7 +38,7 @@ public sealed partial class KeyValueService
         var key = Key.FromBytes(request.Key);
         if (!_lanes.TryGetValue(key, out var lane))
         {
-            lane = new KeyLane();
+            lane = new KeyLane { CanHold = _lanes.Count < _options.HeldValuesMax };
             _lanes.Add(key, lane);
         }
 
@@ -55,7 +55,7 @@ public sealed partial class KeyValueService
 
     private async Task<ClientReply> ServeInTurnAsync(Key key, KeyLane lane, ClientRequest request)
     {
-        var set = ReplicaSet(Node.KeySpace.KeyCoordinateOf(key));
+        var set = CurrentSet(key, lane);
         if (set[0] != Node.Self)
         {
             return new ClientReply { Status = ReplyStatus.NotPrimary };
@@ -73,10 +73,10 @@ public sealed partial class KeyValueService
             return new ClientReply { Status = ReplyStatus.Unavailable };
         }
 
-        var held = _storage.Read(key);
+        var held = HeldValue(key, lane);
         if (request.Operation == KeyValueOperation.Get)
         {
-            return await ConfirmAsync(key, lane).ConfigureAwait(true)
+            return await CheckBallotAsync(key, lane).ConfigureAwait(true)
                 ? held is { IsDeleted: false } ? new ClientReply { Found = true, Version = held.Version, Value = held.Value! } : new ClientReply()
                 : new ClientReply { Status = ReplyStatus.Unavailable };
         }
@@ -89,7 +89,7 @@ public sealed partial class KeyValueService
         if (!outcome.Succeeded)
         {
             // A refused write reveals what the key holds, as a read does: check the ballot first.
-            return await ConfirmAsync(key, lane).ConfigureAwait(true)
+            return await CheckBallotAsync(key, lane).ConfigureAwait(true)
                 ? new ClientReply { WriteStatus = outcome.Status, Version = outcome.Version }
                 : new ClientReply { Status = ReplyStatus.Unavailable };
         }
@@ -108,6 +108,7 @@ public sealed partial class KeyValueService
         }
 
         var write = new StoredValue(version, isDelete ? null : request.Value);
+        var sentAt = Now;
         switch (await ReplicateAsync(key, lane, write, set, versionsHeld: null).ConfigureAwait(true))
         {
             case RoundResult.Refused:
@@ -123,6 +124,8 @@ public sealed partial class KeyValueService
             return new ClientReply { Status = ReplyStatus.Indeterminate };
         }
 
+        TakeLease(lane, sentAt);
+        lane.Hold(write);
         Statistics.WritesAcknowledged++;
         if (isDelete)
         {
@@ -140,6 +143,60 @@ public sealed partial class KeyValueService
     private async Task<bool> TakeOverAsync(Key key, KeyLane lane, Coordinate[] set)
     {
         lane.Depose();
+        for (var waits = 0; ; waits++)
+        {
+            // A lease this server granted (or its own start) holds it back as it holds back any replica.
+            var wait = PromiseWait(key, Node.Self);
+            Promise[]? promises = null;
+            long ballot = 0;
+            var sentAt = Now;
+            if (wait == TimeSpan.Zero)
+            {
+                (ballot, promises) = await PrepareAsync(key, lane, set).ConfigureAwait(true);
+                if (promises is null)
+                {
+                    return false;
+                }
+
+                var all = AllPromised(lane, promises);
+                wait = all ? TimeSpan.Zero : LongestLeaseWait(promises);
+                if (!all && wait == TimeSpan.Zero)
+                {
+                    return false;
+                }
+            }
+
+            if (wait > TimeSpan.Zero)
+            {
+                // camcubeos 5.2 fail-over, delayed by at most one read lease: the old primary may still answer reads until it ends.
+                Statistics.LeaseWaits++;
+                if (waits == LeaseWaitsMax)
+                {
+                    return false;
+                }
+
+                await DelayAsync(wait).ConfigureAwait(true);
+                if (!ReplicaSet(Node.KeySpace.KeyCoordinateOf(key)).AsSpan().SequenceEqual(set))
+                {
+                    return false;
+                }
+
+                continue;
+            }
+
+            if (!await AdoptNewestAsync(key, lane, set, ballot, promises!).ConfigureAwait(true))
+            {
+                return false;
+            }
+
+            TakeLease(lane, sentAt);
+            return true;
+        }
+    }
+
+    /// <summary>Asks every other replica to promise a ballot above every one seen; null promises when a request failed.</summary>
+    private async Task<(long Ballot, Promise[]? Promises)> PrepareAsync(Key key, KeyLane lane, Coordinate[] set)
+    {
         var held = _storage.Read(key);
         var ballot = Math.Max(Math.Max(PromisedBallot(key), lane.HighestBallotSeen), Versions.BallotOf(held?.Version ?? 0)) + 1;
         _promised[key] = ballot;
@@ -152,11 +209,12 @@ public sealed partial class KeyValueService
         }
 
         var promises = await AllAsync(asks).ConfigureAwait(true);
-        if (!await CommittedAsync(promisedHere).ConfigureAwait(true) || promises is null || !AllPromised(lane, promises))
-        {
-            return false;
-        }
+        return (ballot, await CommittedAsync(promisedHere).ConfigureAwait(true) ? promises : null);
+    }
 
+    /// <summary>Keeps the newest write of every promise and copies it to the replicas that lack it; then the key is this server's under <paramref name="ballot"/>.</summary>
+    private async Task<bool> AdoptNewestAsync(Key key, KeyLane lane, Coordinate[] set, long ballot, Promise[] promises)
+    {
         var adopted = new List<Task<bool>>();
         foreach (var promise in promises)
         {
@@ -182,8 +240,51 @@ public sealed partial class KeyValueService
 
         lane.Ballot = ballot;
         lane.Set = set;
+        lane.Hold(newest);
         Statistics.TakeOvers++;
         return true;
+    }
+
+    /// <summary>Whether the primary's ballot still stands for a read: at once while its lease runs, else by asking the other replicas (which renews the lease).</summary>
+    private async Task<bool> CheckBallotAsync(Key key, KeyLane lane)
+    {
+        if (HoldsLease(key, lane))
+        {
+            Statistics.ReadsUnderLease++;
+            return true;
+        }
+
+        Statistics.ReadConfirms++;
+        var sentAt = Now;
+        if (!await ConfirmAsync(key, lane).ConfigureAwait(true))
+        {
+            return false;
+        }
+
+        TakeLease(lane, sentAt);
+        return true;
+    }
+
+    /// <summary>The key's newest value at this primary: kept in memory while it holds the key, else read from the storage (and kept).</summary>
+    private StoredValue? HeldValue(Key key, KeyLane lane)
+    {
+        if (lane.IsHeldKnown)
+        {
+            return lane.Held;
+        }
+
+        var held = _storage.Read(key);
+        lane.Hold(held);
+        return held;
+    }
+
+    /// <summary>Forgets the value a lane of this server keeps for the key: the storage took a write from elsewhere.</summary>
+    private void ForgetHeld(Key key)
+    {
+        if (_lanes.TryGetValue(key, out var lane))
+        {
+            lane.Forget();
+        }
     }
 
     /// <summary>Checks with every other replica that the primary's ballot still stands: no newer primary took the key over.</summary>
@@ -301,6 +402,14 @@ public sealed partial class KeyValueService
     }
 
     /// <summary>The key's replica set under this node's view: the first r reachable servers of its walk, the primary first.</summary>
+    /// <summary>The key's replica set now: the lane's own array while the set is unchanged (no allocation per operation), else a new one.</summary>
+    private Coordinate[] CurrentSet(Key key, KeyLane lane)
+    {
+        Span<Coordinate> servers = stackalloc Coordinate[ReplicaCount];
+        var count = Node.GetServersForKey(Node.KeySpace.KeyCoordinateOf(key), servers);
+        return lane.Set.AsSpan().SequenceEqual(servers[..count]) ? lane.Set : servers[..count].ToArray();
+    }
+
     private Coordinate[] ReplicaSet(KeyCoordinate coordinate)
     {
         Span<Coordinate> servers = stackalloc Coordinate[ReplicaCount];

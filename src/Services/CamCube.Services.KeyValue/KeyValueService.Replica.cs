@@ -23,7 +23,10 @@ public sealed partial class KeyValueService
 
     private long PromisedBallot(Key key) => _promised.GetValueOrDefault(key);
 
-    internal async Task<Promise> OnPrepareAsync(Prepare prepare)
+    /// <summary>Promises <paramref name="prepare"/>'s ballot (on disk before it is told) unless a higher one was promised or a lease granted to another server (or this server's start) has not run out.</summary>
+    /// <param name="prepare">The new primary's request.</param>
+    /// <param name="from">The server that sent it, or null when not known (it is then not the lease holder).</param>
+    internal async Task<Promise> OnPrepareAsync(Prepare prepare, Coordinate? from = null)
     {
         var key = Key.FromBytes(prepare.Key);
         var promised = PromisedBallot(key);
@@ -32,6 +35,12 @@ public sealed partial class KeyValueService
             return new Promise { Ballot = promised };
         }
 
+        if (PromiseWait(key, from) is var wait && wait > TimeSpan.Zero)
+        {
+            return new Promise { Ballot = promised, LeaseWaitMicroseconds = Math.Max(1, (long)Math.Ceiling(wait.TotalMicroseconds)) };
+        }
+
+        GrantLease(key, from);
         _promised[key] = prepare.Ballot;
         await Commits.Add(StorageWrite.Promise(key, prepare.Ballot)).ConfigureAwait(true);
         var held = _storage.Read(key);
@@ -46,7 +55,10 @@ public sealed partial class KeyValueService
         return promise;
     }
 
-    internal Task<Accepted> OnAcceptAsync(Accept accept)
+    /// <summary>Keeps <paramref name="accept"/>'s write (or confirms its ballot) unless a higher ballot was promised; either renews the sender's lease.</summary>
+    /// <param name="accept">The primary's request.</param>
+    /// <param name="from">The server that sent it, or null when not known.</param>
+    internal Task<Accepted> OnAcceptAsync(Accept accept, Coordinate? from = null)
     {
         var key = Key.FromBytes(accept.Key);
         var promised = PromisedBallot(key);
@@ -56,6 +68,7 @@ public sealed partial class KeyValueService
         }
 
         _promised[key] = accept.Ballot;
+        GrantLease(key, from);
         if (accept.CheckOnly)
         {
             return Task.FromResult(new Accepted { Ok = true, Ballot = accept.Ballot });
@@ -67,6 +80,7 @@ public sealed partial class KeyValueService
             _ = Commits.Add(StorageWrite.Promise(key, accept.Ballot));
         }
 
+        ForgetHeld(key);
         return AcceptedAsync(KeepAsync(key, new StoredValue(accept.Version, accept.Deleted ? null : accept.Value)), accept.Ballot);
     }
 

@@ -42,9 +42,9 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         _options.Validate();
         _valueBytesMax = _options.ValueBytesMax;
         HandleAsynchronously<ClientRequest, ClientReply>(KeyValueMessageType.ClientRequest, (request, _) => ServeAsync(request));
-        HandleAsynchronously<Prepare, Promise>(KeyValueMessageType.Prepare, (prepare, _) => OnPrepareAsync(prepare));
-        HandleAsynchronously<Accept, Accepted>(KeyValueMessageType.Accept, (accept, _) => OnAcceptAsync(accept));
-        HandleAsynchronously<AcceptBatch, AcceptedBatch>(KeyValueMessageType.AcceptBatch, (batch, _) => OnAcceptBatchAsync(batch));
+        HandleAsynchronously<Prepare, Promise>(KeyValueMessageType.Prepare, (prepare, context) => OnPrepareAsync(prepare, context.Source));
+        HandleAsynchronously<Accept, Accepted>(KeyValueMessageType.Accept, (accept, context) => OnAcceptAsync(accept, context.Source));
+        HandleAsynchronously<AcceptBatch, AcceptedBatch>(KeyValueMessageType.AcceptBatch, (batch, context) => OnAcceptBatchAsync(batch, context.Source));
         HandleAsynchronously<Purge, Purged>(KeyValueMessageType.Purge, (purge, _) => OnPurgeAsync(purge));
         HandleAsynchronously<Offer, Want>(KeyValueMessageType.Offer, (offer, _) => OnOfferAsync(offer));
         HandleAsynchronously<Transfer, TransferAck>(KeyValueMessageType.Transfer, (transfer, _) => OnTransferAsync(transfer));
@@ -72,6 +72,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         _acceptBytesMax = packet.PayloadCapacity;
         packet.Release();
         Volatile.Write(ref _valueBytesMax, Math.Max(0, Math.Min(_options.ValueBytesMax, capacity)));
+        StartLeaseClock();
         var onThread = _options.Commits == CommitMode.OnCommitThread || (_options.Commits == CommitMode.Automatic && _storage.IsDurable);
         _committer = onThread ? new ThreadCommitter(_storage, _options.CommitQueueWritesMax, node.Self.ToString()) : new LoopCommitter(_storage, node);
         LoadPromises();

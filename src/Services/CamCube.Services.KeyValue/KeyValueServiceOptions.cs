@@ -48,6 +48,26 @@ public sealed record KeyValueServiceOptions
     /// </summary>
     public bool RequireMajority { get; init; } = true;
 
+    /// <summary>
+    /// Gets how long a read lease lasts (2 s by default): the other replicas of a key grant its
+    /// primary a lease with every promise and every answer to an accept, and refuse to promise a
+    /// higher ballot until it ran out on their clock, so the primary serves reads from what it
+    /// holds, without asking them, while its lease runs. Fail-over of a key waits for it (at most
+    /// this long), and a server refuses promises for this long after it starts. Zero turns leases
+    /// off: every read checks the primary's ballot with the other replicas (docs/key-value-store.md).
+    /// </summary>
+    public TimeSpan ReadLease { get; init; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>
+    /// Gets how much earlier than its replicas the primary takes its lease to end (50 ms by default):
+    /// the most two servers' monotonic clocks may drift apart over one <see cref="ReadLease"/>.
+    /// Less than <see cref="ReadLease"/> when leases are on.
+    /// </summary>
+    public TimeSpan LeaseDriftMargin { get; init; } = TimeSpan.FromMilliseconds(50);
+
+    /// <summary>Gets how many keys' newest values the primary keeps in memory to answer reads without reading its storage (100,000 by default; 0: none).</summary>
+    public int HeldValuesMax { get; init; } = 100_000;
+
     /// <summary>Gets how many keys one catch-up offer lists (a packet's worth).</summary>
     public int OfferKeysMax { get; init; } = 128;
 
@@ -83,6 +103,17 @@ public sealed record KeyValueServiceOptions
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(RetryDelay, TimeSpan.Zero, nameof(RetryDelay));
         ArgumentOutOfRangeException.ThrowIfLessThan(ValueBytesMax, 0, nameof(ValueBytesMax));
         ArgumentOutOfRangeException.ThrowIfLessThan(OfferKeysMax, 1, nameof(OfferKeysMax));
+        ArgumentOutOfRangeException.ThrowIfLessThan(ReadLease, TimeSpan.Zero, nameof(ReadLease));
+        ArgumentOutOfRangeException.ThrowIfLessThan(LeaseDriftMargin, TimeSpan.Zero, nameof(LeaseDriftMargin));
+        ArgumentOutOfRangeException.ThrowIfLessThan(HeldValuesMax, 0, nameof(HeldValuesMax));
+        if (ReadLease > TimeSpan.Zero && LeaseDriftMargin >= ReadLease)
+        {
+            throw new ArgumentOutOfRangeException(
+                nameof(LeaseDriftMargin),
+                LeaseDriftMargin,
+                $"The lease drift margin ({LeaseDriftMargin.TotalMilliseconds:0.###} ms) must be shorter than the read lease ({ReadLease.TotalMilliseconds:0.###} ms), or the primary never holds a lease; set ReadLease to 0 to turn leases off.");
+        }
+
         ArgumentOutOfRangeException.ThrowIfLessThan(CommitQueueWritesMax, 1, nameof(CommitQueueWritesMax));
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(TombstoneLifetime, TimeSpan.Zero, nameof(TombstoneLifetime));
         if (!Enum.IsDefined(Commits))

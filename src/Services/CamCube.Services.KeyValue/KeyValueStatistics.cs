@@ -18,6 +18,15 @@ public sealed class KeyValueStatistics
     /// <summary>Gets how many times this server took a key over as its primary (a ballot of its own).</summary>
     public long TakeOvers { get; internal set; }
 
+    /// <summary>Gets the reads this server answered as primary under its read lease, without asking the other replicas.</summary>
+    public long ReadsUnderLease { get; internal set; }
+
+    /// <summary>Gets the reads (and refused conditional writes) for which this server, as primary, checked its ballot with the other replicas.</summary>
+    public long ReadConfirms { get; internal set; }
+
+    /// <summary>Gets how many times a take-over waited for a read lease granted to another primary (or a replica's start) to run out.</summary>
+    public long LeaseWaits { get; internal set; }
+
     /// <summary>Gets the keys this server offered to others (entries of catch-up and re-replication digests).</summary>
     public long KeysOffered { get; internal set; }
 

@@ -44,8 +44,12 @@ internal sealed class RegisterClient(int id, KeyValueService store, Key[] keys, 
         _pending = store.PutAsync(keys[key], Encode(value), read is null ? WriteCondition.IfAbsent : WriteCondition.IfVersion(read.Version));
     }
 
-    /// <summary>Records the finished operation: its answer, or an unknown outcome when the store failed.</summary>
-    public HistoryOperation<RegisterInput, RegisterOutput> Finish(long now)
+    /// <summary>
+    /// Records the finished operation: its answer, or an unknown outcome when a write failed. A failed
+    /// read changed nothing and told nothing, so it is left out (null): an operation of unknown outcome
+    /// multiplies the checker's search, and a history full of them ends inconclusive.
+    /// </summary>
+    public HistoryOperation<RegisterInput, RegisterOutput>? Finish(long now)
     {
         var task = _pending!;
         _pending = null;
@@ -58,11 +62,11 @@ internal sealed class RegisterClient(int id, KeyValueService store, Key[] keys, 
                 return new(id, _input!, new RegisterOutput(null, _input!.Kind == RegisterOperation.CompareAndSwap && write.Result.Succeeded), _invokedAt, now);
             default:
                 Assert.IsType<KeyValueStoreException>(task.Exception!.InnerException);
-                return new(id, _input!, new RegisterOutput(null, false), _invokedAt, 0, Completed: false);
+                return _input!.Kind == RegisterOperation.Read ? null : new(id, _input!, new RegisterOutput(null, false), _invokedAt, 0, Completed: false);
         }
     }
 
-    /// <summary>Gives up on an operation still waiting (the run ended): its outcome is unknown.</summary>
+    /// <summary>Gives up on an operation still waiting (the run ended): its outcome is unknown (a read is left out).</summary>
     public HistoryOperation<RegisterInput, RegisterOutput>? Abandon()
     {
         if (_pending is null)
@@ -71,7 +75,7 @@ internal sealed class RegisterClient(int id, KeyValueService store, Key[] keys, 
         }
 
         _pending = null;
-        return new(id, _input!, new RegisterOutput(null, false), _invokedAt, 0, Completed: false);
+        return _input!.Kind == RegisterOperation.Read ? null : new(id, _input!, new RegisterOutput(null, false), _invokedAt, 0, Completed: false);
     }
 
     private static int Decode(ReadOnlyMemory<byte> value) => BinaryPrimitives.ReadInt32LittleEndian(value.Span);

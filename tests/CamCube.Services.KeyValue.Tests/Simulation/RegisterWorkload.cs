@@ -4,9 +4,12 @@ using CamCube.Testing.Linearizability;
 namespace CamCube.Services.KeyValue.Tests.Simulation;
 
 /// <summary>
-/// Concurrent gets, puts and compare-and-swaps on a few keys from clients at several nodes of a
-/// simulated 3x3x3 cube, while servers are killed, restarted, cut off and reconnected at random;
-/// everything comes from one seed, so a failing run replays bit for bit.
+/// Concurrent gets, puts and compare-and-swaps on one key (by default) from several clients at each
+/// of five nodes of a simulated 3x3x3 cube, while servers are killed, restarted, cut off and
+/// reconnected at random; everything comes from one seed, so a failing run replays bit for bit.
+/// Many clients on few keys, each starting its next operation within a millisecond, keep several
+/// operations of a key in flight at once, so a stale read or a lost write shows as a history that
+/// is not linearizable.
 /// </summary>
 internal sealed class RegisterWorkload
 {
@@ -14,12 +17,14 @@ internal sealed class RegisterWorkload
     {
         RequestTimeout = TimeSpan.FromSeconds(1),
         ReplicationTimeout = TimeSpan.FromMilliseconds(200),
+        ReadLease = TimeSpan.FromMilliseconds(200),
+        LeaseDriftMargin = TimeSpan.FromMilliseconds(20),
     };
 
     private static readonly TorusShape s_shape = new(3, 3, 3);
     private static readonly Coordinate[] s_clientNodes = [new(0, 0, 0), new(1, 2, 0), new(2, 1, 1), new(0, 2, 2), new(2, 0, 2)];
 
-    public RegisterWorkload(int seed, KeyValueServiceOptions? options = null, int keyCount = 2)
+    public RegisterWorkload(int seed, KeyValueServiceOptions? options = null, int keyCount = 2, int clientsPerNode = 3)
     {
         Seed = seed;
         Store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = seed }, options ?? StoreOptions);
@@ -28,7 +33,10 @@ internal sealed class RegisterWorkload
         Keys = [.. Enumerable.Range(0, keyCount).Select(i => Key.FromString($"register-{seed}-{i}"))];
         var targets = Keys.SelectMany(key => KeySpace.For(s_shape).GetServersForKey(key, StoreOptions.ReplicaCount + 1)).Except(s_clientNodes).Distinct().ToArray();
         Faults = new FaultSchedule(Cube, Random, s_clientNodes, targets, Store.Wipe);
+        ClientsPerNode = clientsPerNode;
     }
+
+    public int ClientsPerNode { get; }
 
     public int Seed { get; }
 
@@ -46,7 +54,9 @@ internal sealed class RegisterWorkload
     public List<HistoryOperation<RegisterInput, RegisterOutput>> Run(TimeSpan duration)
     {
         var history = new List<HistoryOperation<RegisterInput, RegisterOutput>>();
-        var clients = s_clientNodes.Select((node, i) => new RegisterClient(i, Store[node], Keys, new Random(Seed * 31 + i))).ToArray();
+        var clients = Enumerable.Range(0, s_clientNodes.Length * ClientsPerNode)
+            .Select(i => new RegisterClient(i, Store[s_clientNodes[i % s_clientNodes.Length]], Keys, new Random(Seed * 31 + i)))
+            .ToArray();
         var end = Cube.Elapsed + duration;
         var nextFault = Cube.Elapsed + NextFaultIn();
         while (Cube.Elapsed < end)
@@ -85,8 +95,11 @@ internal sealed class RegisterWorkload
         {
             if (client.HasAnswer)
             {
-                history.Add(client.Finish(now));
-                client.NextStart = Cube.Elapsed + TimeSpan.FromMicroseconds(Random.Next(0, 2_000));
+                if (client.Finish(now) is { } finished)
+                {
+                    history.Add(finished);
+                }
+                client.NextStart = Cube.Elapsed + TimeSpan.FromMicroseconds(Random.Next(0, 1_000));
             }
 
             if (starting && client.IsIdle && client.NextStart <= Cube.Elapsed)

@@ -29,4 +29,11 @@ public sealed class Promise
     /// <summary>Gets or sets the value's bytes.</summary>
     [ProtoMember(6)]
     public byte[] Value { get; set; } = [];
+
+    /// <summary>
+    /// Gets or sets, when the replica refused only because a read lease it granted (or its own
+    /// start) has not run out, how long until it would promise, in microseconds (0 otherwise).
+    /// </summary>
+    [ProtoMember(7)]
+    public long LeaseWaitMicroseconds { get; set; }
 }

@@ -1,3 +1,5 @@
+using CamCube.Services.KeyValue.Storage;
+
 namespace CamCube.Services.KeyValue.Replication;
 
 /// <summary>
@@ -18,6 +20,18 @@ internal sealed class KeyLane
 
     /// <summary>Gets or sets the highest ballot a replica answered with, so the next try goes above it.</summary>
     public long HighestBallotSeen { get; set; }
+
+    /// <summary>Gets or sets when the read lease the other replicas granted ends (a timestamp of this server's clock); reads are served from what this server holds until then.</summary>
+    public long LeaseUntil { get; set; }
+
+    /// <summary>Gets or sets whether this lane may keep the key's newest value in memory (a bounded number of lanes may).</summary>
+    public bool CanHold { get; init; }
+
+    /// <summary>Gets whether <see cref="Held"/> is the key's newest value at this primary (only while it holds the ballot).</summary>
+    public bool IsHeldKnown { get; private set; }
+
+    /// <summary>Gets the key's newest value at this primary (null: none) when <see cref="IsHeldKnown"/>.</summary>
+    public StoredValue? Held { get; private set; }
 
     /// <summary>Gets a value indicating whether an operation runs or waits.</summary>
     public bool IsIdle => !_busy && _waiting.Count == 0;
@@ -49,6 +63,25 @@ internal sealed class KeyLane
         }
     }
 
-    /// <summary>Forgets the ballot: the next operation takes the key over again.</summary>
-    public void Depose() => Ballot = 0;
+    /// <summary>Keeps the key's newest value (when this lane may), as it is in the storage now.</summary>
+    public void Hold(StoredValue? value)
+    {
+        Held = value;
+        IsHeldKnown = CanHold;
+    }
+
+    /// <summary>Forgets the kept value: the next read takes it from the storage.</summary>
+    public void Forget()
+    {
+        Held = null;
+        IsHeldKnown = false;
+    }
+
+    /// <summary>Forgets the ballot, the lease and the kept value: the next operation takes the key over again.</summary>
+    public void Depose()
+    {
+        Ballot = 0;
+        LeaseUntil = 0;
+        Forget();
+    }
 }

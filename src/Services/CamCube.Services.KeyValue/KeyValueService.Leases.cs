@@ -1,0 +1,88 @@
+using CamCube.Services.KeyValue.Leases;
+using CamCube.Services.KeyValue.Messages;
+using CamCube.Services.KeyValue.Replication;
+
+namespace CamCube.Services.KeyValue;
+
+/// <summary>
+/// Read leases: with every promise and every answer to an accept, a replica grants the key's
+/// primary a lease of <see cref="KeyValueServiceOptions.ReadLease"/> on its own clock and promises
+/// no other server a higher ballot until it has run out, so no newer primary can write the key
+/// meanwhile. The primary counts the lease from when it sent the request that earned it, less
+/// <see cref="KeyValueServiceOptions.LeaseDriftMargin"/>, and serves reads from what it holds while
+/// it runs. A server refuses promises for one lease after it starts, so a lease it granted before
+/// a crash is honoured without being stored. Time is the node's monotonic timestamp.
+/// </summary>
+public sealed partial class KeyValueService
+{
+    /// <summary>How many times a take-over waits for the replicas' leases before it gives up (the caller asks again).</summary>
+    private const int LeaseWaitsMax = 3;
+
+    private readonly Dictionary<Key, GrantedLease> _leasesGranted = [];
+    private long _startedAt;
+    private long _leaseTicks;
+    private long _leaseDriftTicks;
+
+    private bool LeasesOn => _leaseTicks > 0;
+
+    private long Now => Node.TimeProvider.GetTimestamp();
+
+    private void StartLeaseClock()
+    {
+        var frequency = Node.TimeProvider.TimestampFrequency;
+        _leaseTicks = (long)(_options.ReadLease.TotalSeconds * frequency);
+        _leaseDriftTicks = (long)(_options.LeaseDriftMargin.TotalSeconds * frequency);
+        _startedAt = Now;
+    }
+
+    /// <summary>How long this server must still refuse to promise a higher ballot for <paramref name="key"/> to <paramref name="from"/> (null: a server it does not know); zero when it may.</summary>
+    private TimeSpan PromiseWait(Key key, Coordinate? from)
+    {
+        if (!LeasesOn)
+        {
+            return TimeSpan.Zero;
+        }
+
+        var until = _startedAt + _leaseTicks;
+        if (_leasesGranted.TryGetValue(key, out var lease) && (from is null || lease.Holder != from))
+        {
+            until = Math.Max(until, lease.Until);
+        }
+
+        var now = Now;
+        return until > now ? Node.TimeProvider.GetElapsedTime(now, until) : TimeSpan.Zero;
+    }
+
+    /// <summary>Grants (or renews) <paramref name="holder"/>'s lease on the key from now, on this server's clock.</summary>
+    private void GrantLease(Key key, Coordinate? holder)
+    {
+        if (LeasesOn)
+        {
+            _leasesGranted[key] = new GrantedLease(holder, Now + _leaseTicks);
+        }
+    }
+
+    /// <summary>Takes the lease every other replica granted by answering a round sent at <paramref name="sentAt"/>.</summary>
+    private void TakeLease(KeyLane lane, long sentAt)
+    {
+        if (LeasesOn)
+        {
+            lane.LeaseUntil = sentAt + _leaseTicks - _leaseDriftTicks;
+        }
+    }
+
+    /// <summary>Whether the primary may answer a read of the key from what it holds: its lease runs and it promised no newer primary itself.</summary>
+    private bool HoldsLease(Key key, KeyLane lane) =>
+        LeasesOn && lane.Ballot != 0 && Now < lane.LeaseUntil && PromisedBallot(key) <= lane.Ballot;
+
+    private static TimeSpan LongestLeaseWait(Promise[] promises)
+    {
+        long microseconds = 0;
+        foreach (var promise in promises)
+        {
+            microseconds = Math.Max(microseconds, promise.Promised ? 0 : promise.LeaseWaitMicroseconds);
+        }
+
+        return TimeSpan.FromMicroseconds(microseconds);
+    }
+}
