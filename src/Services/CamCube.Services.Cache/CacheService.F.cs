@@ -83,9 +83,11 @@ public sealed partial class CacheService : IHopInspector
     /// <summary>Sends a request from its source, in as many fragments as its value needs.</summary>
     private void SendRequest(PendingRequest request)
     {
-        var key = request.Call.Key.Span;
+        // One copy of the call: it is read field by field below.
+        var call = request.Call;
+        var key = call.Key.Span;
         var primary = Node.KeySpace.KeyCoordinateOf(CacheKeys.MemId(key));
-        var isRead = request.Call.Operation == CacheOperation.Get;
+        var isRead = call.Operation == CacheOperation.Get;
         var stage = isRead && Options.SecondaryReplicaCount > 0 ? RouteStage.Source : RouteStage.Primary;
         var tieBreak = (byte)Node.Random.Next(256);
         if (request.Retransmissions == 0)
@@ -94,21 +96,21 @@ public sealed partial class CacheService : IHopInspector
             {
                 Statistics.CountGetCommand();
             }
-            else if (request.Call.Operation is >= CacheOperation.Set and <= CacheOperation.Cas)
+            else if (call.Operation is >= CacheOperation.Set and <= CacheOperation.Cas)
             {
                 Statistics.CountSetCommand();
             }
         }
 
-        var value = request.Call.Value;
+        var value = call.Value;
         var length = (int)value.Length;
         var offset = 0;
         do
         {
             var packet = Node.CreatePacket();
             var area = packet.PayloadArea;
-            CacheMessage.Write(area, CacheMessageType.Request, stage, tieBreak, request.RequestId, Node.Self, primary, (byte)request.Call.Operation, key);
-            CacheMessage.SetItem(area, request.Call.Flags, request.Call.ExpirationSeconds, request.Call.CasOrDelta);
+            CacheMessage.Write(area, CacheMessageType.Request, stage, tieBreak, request.RequestId, Node.Self, primary, (byte)call.Operation, key);
+            CacheMessage.SetItem(area, call.Flags, call.ExpirationSeconds, call.CasOrDelta);
             var start = CacheMessage.FixedBytes + key.Length;
             var chunk = Math.Min(length - offset, packet.PayloadCapacity - start);
             CacheMessage.SetValue(area, length, offset);

@@ -1,39 +1,44 @@
-using System.Buffers;
+using System.Numerics;
 
 namespace CamCube.Services.Reliable;
 
 /// <summary>
 /// A request the responder handed to its handler: running until the handler replies, then the
-/// reply kept in a pooled buffer, sent again for each duplicate of the request.
+/// reply kept, sent again for each duplicate of the request. Pooled by the endpoint with its
+/// buffer, which grows to the largest reply it kept (at most one packet's), so keeping a reply
+/// allocates nothing in steady state (the shared array pool would, with thousands outstanding).
 /// </summary>
 internal sealed class AnsweredExchange
 {
+    private const int BufferBytesMin = 64;
+
+    private byte[] _buffer = [];
+
     /// <summary>Gets whether the handler replied; until then a duplicate gets a busy notice.</summary>
-    public bool Replied => Reply is not null;
+    public bool Replied { get; private set; }
 
-    /// <summary>Gets the kept reply (rented from the shared pool), or null while the handler runs.</summary>
-    public byte[]? Reply { get; private set; }
+    /// <summary>Gets the kept reply; empty while the handler runs.</summary>
+    public ReadOnlySpan<byte> Reply => _buffer.AsSpan(0, ReplyLength);
 
-    public int ReplyLength { get; private set; }
+    private int ReplyLength { get; set; }
 
     /// <summary>Keeps a copy of the reply.</summary>
     public void Keep(ReadOnlySpan<byte> reply)
     {
-        var buffer = ArrayPool<byte>.Shared.Rent(Math.Max(reply.Length, 1));
-        reply.CopyTo(buffer);
-        Reply = buffer;
-        ReplyLength = reply.Length;
-    }
-
-    /// <summary>Returns the kept reply's buffer, before the entry goes back to the pool.</summary>
-    public void Clear()
-    {
-        if (Reply is { } buffer)
+        if (_buffer.Length < reply.Length)
         {
-            Reply = null;
-            ArrayPool<byte>.Shared.Return(buffer);
+            _buffer = new byte[Math.Max(BufferBytesMin, (int)BitOperations.RoundUpToPowerOf2((uint)reply.Length))];
         }
 
+        reply.CopyTo(_buffer);
+        ReplyLength = reply.Length;
+        Replied = true;
+    }
+
+    /// <summary>Forgets the reply (its buffer stays for the next use), before the entry goes back to the pool.</summary>
+    public void Clear()
+    {
+        Replied = false;
         ReplyLength = 0;
     }
 }

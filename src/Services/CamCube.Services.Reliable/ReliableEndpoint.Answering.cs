@@ -77,7 +77,7 @@ public sealed partial class ReliableEndpoint
         if (table.Entries.TryGetValue(id, out var entry))
         {
             DuplicateRequests++;
-            SendAnswer(source, entry.Replied ? ReliablePacketKind.Reply : ReliablePacketKind.Busy, id, entry.Reply.AsSpan(0, entry.ReplyLength));
+            SendAnswer(source, entry.Replied ? ReliablePacketKind.Reply : ReliablePacketKind.Busy, id, entry.Reply);
             return;
         }
 
