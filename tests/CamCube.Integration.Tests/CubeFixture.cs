@@ -67,10 +67,11 @@ public sealed class CubeFixture : IDisposable
     /// <summary>Polls a condition on the cube (over its control sockets) until it holds or the timeout passes.</summary>
     public bool WaitFor(Func<bool> condition, TimeSpan timeout) => Wait.Until(condition, timeout);
 
+    /// <summary>Stops the cube and deletes its state directory, unless CC_IT_KEEP_STATE is set (its node logs and stores are kept for a look after a failure).</summary>
     public void Dispose()
     {
         Camcube.Run(StateDirectory, "cube", "down");
-        if (Directory.Exists(StateDirectory))
+        if (Directory.Exists(StateDirectory) && Environment.GetEnvironmentVariable("CC_IT_KEEP_STATE") is null)
         {
             Directory.Delete(StateDirectory, recursive: true);
         }

@@ -26,12 +26,19 @@ internal sealed class MemcachedTextClient : IDisposable
     }
 
     /// <summary>Sends a get/gets and returns the VALUE line and data, or null on a miss.</summary>
+    /// <exception cref="MemcachedErrorException">The front-end answered an error line (SERVER_ERROR while the store cannot serve the key) in place of the values.</exception>
     public (string Header, string Data)? Get(string verb, string key)
     {
         var first = Command($"{verb} {key}");
         if (first == "END")
         {
             return null;
+        }
+
+        if (!first.StartsWith("VALUE ", StringComparison.Ordinal))
+        {
+            // An error line ends the reply: no data line follows, so waiting for one would only run into the read timeout.
+            throw new MemcachedErrorException($"{verb} {key} was answered {first}");
         }
 
         var data = _reader.ReadLine()!;

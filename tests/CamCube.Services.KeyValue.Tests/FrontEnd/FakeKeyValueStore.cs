@@ -2,16 +2,49 @@ namespace CamCube.Services.KeyValue.Tests.FrontEnd;
 
 /// <summary>
 /// A one-process <see cref="IKeyValueStore"/> for the front-end's unit tests: a locked map with one
-/// version counter for all keys, answering at once; <see cref="Failure"/> makes every call fail.
+/// version counter for all keys, answering at once; <see cref="Failure"/> makes every call fail, and
+/// <see cref="HoldReads"/> keeps every read waiting until <see cref="FailHeldReads"/>.
 /// </summary>
 internal sealed class FakeKeyValueStore : IKeyValueStore
 {
     private readonly Dictionary<Key, VersionedValue> _values = [];
     private readonly object _gate = new();
+    private readonly List<TaskCompletionSource<VersionedValue?>> _heldReads = [];
     private long _version;
 
     /// <summary>Gets or sets the failure every call throws, or null for none.</summary>
     public KeyValueFailure? Failure { get; set; }
+
+    /// <summary>Gets or sets a value indicating whether reads wait, unanswered, until <see cref="FailHeldReads"/>.</summary>
+    public bool HoldReads { get; set; }
+
+    /// <summary>Gets how many reads wait now.</summary>
+    public int HeldReadCount
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _heldReads.Count;
+            }
+        }
+    }
+
+    /// <summary>Fails every waiting read with <paramref name="failure"/>, as the store does when its time is up.</summary>
+    public void FailHeldReads(KeyValueFailure failure)
+    {
+        TaskCompletionSource<VersionedValue?>[] held;
+        lock (_gate)
+        {
+            held = [.. _heldReads];
+            _heldReads.Clear();
+        }
+
+        foreach (var read in held)
+        {
+            read.TrySetException(new KeyValueStoreException(failure, $"the fake store's held read fails: {failure}"));
+        }
+    }
 
     /// <summary>Gets the stored bytes and version of a key, or null.</summary>
     public VersionedValue? this[Key key]
@@ -28,6 +61,17 @@ internal sealed class FakeKeyValueStore : IKeyValueStore
     public Task<VersionedValue?> GetAsync(Key key, CancellationToken cancellationToken = default)
     {
         ThrowIfFailing();
+        if (HoldReads)
+        {
+            var read = new TaskCompletionSource<VersionedValue?>(TaskCreationOptions.RunContinuationsAsynchronously);
+            lock (_gate)
+            {
+                _heldReads.Add(read);
+            }
+
+            return read.Task;
+        }
+
         return Task.FromResult(this[key]);
     }
 

@@ -218,9 +218,15 @@ internal sealed partial class KeyValueCommands
         };
     }
 
-    /// <summary>Reads a key's item with whether a client may see it (not expired, not flushed).</summary>
+    /// <summary>
+    /// Reads a key's item with whether a client may see it (not expired, not flushed). The last
+    /// flush_all is asked for at the same time as the item, not after it, so a read that waits for
+    /// both still answers within one store call's time (KeyValueServiceOptions.RequestTimeout).
+    /// </summary>
     private async Task<Found> ReadAsync(Key key)
     {
+        // A ValueTask over a finished value or the stamp's one shared read: awaited once below, or never on a miss.
+        var flushing = _flush.CurrentAsync();
         var stored = await _store.GetAsync(key).ConfigureAwait(ConfigureAwaitOptions.ForceYielding);
         if (stored is null)
         {
@@ -228,7 +234,7 @@ internal sealed partial class KeyValueCommands
         }
 
         var item = MemcachedItem.Decode(stored.Value);
-        var flush = await _flush.CurrentAsync().ConfigureAwait(false);
+        var flush = await flushing.ConfigureAwait(false);
         return new Found(item, stored.Version, !item.IsGone(_time.GetUtcNow(), flush));
     }
 
