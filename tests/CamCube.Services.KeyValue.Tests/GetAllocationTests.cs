@@ -8,6 +8,7 @@ namespace CamCube.Services.KeyValue.Tests;
 /// What one get costs in allocations, the whole in-process cube counted (the asking node, the hops,
 /// the primary and the answer), for a key whose primary is another server and holds a read lease.
 /// </summary>
+[Collection(QuietProcessGroup.Name)]
 public sealed class GetAllocationTests(ITestOutputHelper output)
 {
     /// <summary>

@@ -21,7 +21,7 @@ public sealed class KeyValueCommandsTests
         store.FailHeldReads(KeyValueFailure.TimedOut);
         var reply = await answer;
         Assert.Equal(KeyValueReplyKind.Error, reply.Kind);
-        Assert.Equal("SERVER_ERROR timeout: the write may or may not have taken effect\r\n"u8.ToArray(), reply.ErrorLine);
+        Assert.Equal("SERVER_ERROR timeout: the key's servers did not answer the read in time\r\n"u8.ToArray(), reply.ErrorLine);
         Assert.Equal(0, store.HeldReadCount);
     }
 }

@@ -181,7 +181,8 @@ public sealed class KeyValueFrontEndTests : IAsyncLifetime
         _store.Failure = KeyValueFailure.Unavailable;
         Assert.Equal("SERVER_ERROR unavailable: the key's servers cannot be reached\r\n", await _client.AskAsync("set s 0 0 1\r\nx\r\n"));
         _store.Failure = KeyValueFailure.TimedOut;
-        Assert.Equal("SERVER_ERROR timeout: the write may or may not have taken effect\r\n", await _client.AskAsync("get s\r\n"));
+        Assert.Equal("SERVER_ERROR timeout: the key's servers did not answer the read in time\r\n", await _client.AskAsync("get s\r\n"));
+        Assert.Equal("SERVER_ERROR timeout: the write may or may not have taken effect\r\n", await _client.AskAsync("set s 0 0 1\r\nx\r\n"));
 
         _store.Failure = null;
         Assert.Equal("STORED\r\n", await _client.AskAsync("set s 0 0 1\r\nx\r\n"));

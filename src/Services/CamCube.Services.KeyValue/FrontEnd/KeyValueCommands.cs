@@ -119,7 +119,7 @@ internal sealed partial class KeyValueCommands
         }
         catch (KeyValueStoreException ex)
         {
-            return KeyValueReply.StoreFailed(ex.Reason);
+            return KeyValueReply.StoreFailed(ex.Reason, read: expirationSeconds is null);
         }
     }
 

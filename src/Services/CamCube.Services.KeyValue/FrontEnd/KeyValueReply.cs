@@ -12,6 +12,7 @@ internal sealed record KeyValueReply(KeyValueReplyKind Kind, ulong Number = 0, M
 {
     private static readonly KeyValueReply s_unavailable = Error("SERVER_ERROR unavailable: the key's servers cannot be reached");
     private static readonly KeyValueReply s_timedOut = Error("SERVER_ERROR timeout: the write may or may not have taken effect");
+    private static readonly KeyValueReply s_readTimedOut = Error("SERVER_ERROR timeout: the key's servers did not answer the read in time");
     private static readonly KeyValueReply s_shutdown = Error("SERVER_ERROR the node is stopping");
     private static readonly KeyValueReply s_rejected = Error("SERVER_ERROR rejected by the key's primary");
 
@@ -55,10 +56,11 @@ internal sealed record KeyValueReply(KeyValueReplyKind Kind, ulong Number = 0, M
 
     /// <summary>The reply to a call the store could not complete: <c>SERVER_ERROR</c> and why, on one line.</summary>
     /// <param name="reason">Why.</param>
+    /// <param name="read">Whether the call only read (a read that timed out changed nothing, so its answer does not speak of a write).</param>
     /// <returns>The reply.</returns>
-    public static KeyValueReply StoreFailed(KeyValueFailure reason) => reason switch
+    public static KeyValueReply StoreFailed(KeyValueFailure reason, bool read = false) => reason switch
     {
-        KeyValueFailure.TimedOut => s_timedOut,
+        KeyValueFailure.TimedOut => read ? s_readTimedOut : s_timedOut,
         KeyValueFailure.Shutdown => s_shutdown,
         KeyValueFailure.Rejected => s_rejected,
         _ => s_unavailable,
