@@ -71,7 +71,9 @@ public sealed partial class KeyValueService
         {
             waiting.TrySetResult(await request.ConfigureAwait(true));
         }
-        catch (RequestFailedException ex)
+#pragma warning disable CA1031 // Whatever the request failed with is the waiting round's: it must never wait forever.
+        catch (Exception ex)
+#pragma warning restore CA1031
         {
             waiting.TrySetException(ex);
         }
@@ -95,7 +97,9 @@ public sealed partial class KeyValueService
 
             failure = new RequestFailedException(RequestFailure.HandlerFault, $"{replica} answered {answers.Count} of {waiting.Count} accepts.");
         }
-        catch (RequestFailedException ex)
+#pragma warning disable CA1031 // As above: every waiting round hears of the failure.
+        catch (Exception ex)
+#pragma warning restore CA1031
         {
             failure = ex;
         }

@@ -18,7 +18,11 @@ public sealed partial class KeyValueService
     /// <summary>How many times a take-over waits for the replicas' leases before it gives up (the caller asks again).</summary>
     private const int LeaseWaitsMax = 3;
 
+    /// <summary>How many granted leases are kept before the expired ones are swept out (the bound doubles with the live ones).</summary>
+    private const int LeaseSweepCountMin = 1024;
+
     private readonly Dictionary<Key, GrantedLease> _leasesGranted = [];
+    private int _leaseSweepAt = LeaseSweepCountMin;
     private long _startedAt;
     private long _leaseTicks;
     private long _leaseDriftTicks;
@@ -59,7 +63,26 @@ public sealed partial class KeyValueService
         if (LeasesOn)
         {
             _leasesGranted[key] = new GrantedLease(holder, Now + _leaseTicks);
+            if (_leasesGranted.Count >= _leaseSweepAt)
+            {
+                SweepExpiredLeases();
+            }
         }
+    }
+
+    /// <summary>Forgets the leases that ran out (they hold nothing back), so the table holds about the keys written in the last lease, not every key this server ever accepted.</summary>
+    private void SweepExpiredLeases()
+    {
+        var now = Now;
+        foreach (var (key, lease) in _leasesGranted)
+        {
+            if (lease.Until <= now)
+            {
+                _leasesGranted.Remove(key);
+            }
+        }
+
+        _leaseSweepAt = Math.Max(LeaseSweepCountMin, 2 * _leasesGranted.Count);
     }
 
     /// <summary>Takes the lease every other replica granted by answering a round sent at <paramref name="sentAt"/>.</summary>
