@@ -45,7 +45,8 @@ internal sealed class InProcessStoreCube : IAsyncDisposable
             {
                 var storage = SqliteKeyValueStorage.Open(Path.Combine(directory, $"node-{services.Count}.db"));
                 storages.Add(storage);
-                var service = new KeyValueService(storage);
+                // The nodes share one loop here: every commit on its thread, so that one node's disk write holds up no other node.
+                var service = new KeyValueService(storage, new KeyValueServiceOptions { Commits = CommitMode.OnCommitThread });
                 services.Add(service);
                 node.Register(service);
             }, TimeSpan.FromSeconds(60)).ConfigureAwait(false);

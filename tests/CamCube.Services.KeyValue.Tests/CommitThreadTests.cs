@@ -39,6 +39,26 @@ public sealed class CommitThreadTests : IDisposable
         }
     }
 
+    [Fact]
+    public async Task LonePutCommitsOnTheLoopOfEachOfItsServersWhenTheirThreadsAreIdle()
+    {
+        var key = Key.FromString("lone");
+        var servers = KeySpace.For(s_shape).GetServersForKey(key, 3);
+        using var cube = await RealTimeCube.StartAsync(s_shape, node => Register(node, CommitMode.Automatic), TimeSpan.FromSeconds(60));
+        var stores = servers.Select(server => cube[server].GetService<KeyValueService>()!).ToArray();
+
+        // The first put takes the key over (promises); the second is a lone write at each of the three servers.
+        await stores[0].PutAsync(key, new byte[] { 1 });
+        var onLoop = stores.Sum(store => store.Statistics.CommitsOnLoop);
+        var onThread = stores.Sum(store => store.Statistics.CommitsOnThread);
+        var written = await stores[0].PutAsync(key, new byte[] { 2 });
+
+        Assert.Equal(WriteStatus.Written, written.Status);
+        Assert.Equal(onLoop + 3, stores.Sum(store => store.Statistics.CommitsOnLoop));
+        Assert.Equal(onThread, stores.Sum(store => store.Statistics.CommitsOnThread));
+        Assert.All(servers, server => Assert.Equal(written.Version, _disks[server].Read(key)!.Version));
+    }
+
     public void Dispose()
     {
         foreach (var disk in _disks.Values)
@@ -49,10 +69,12 @@ public sealed class CommitThreadTests : IDisposable
         Directory.Delete(_directory, recursive: true);
     }
 
-    private void Register(Runtime.Node node)
+    private void Register(Runtime.Node node) => Register(node, CommitMode.OnCommitThread);
+
+    private void Register(Runtime.Node node, CommitMode commits)
     {
         var disk = SqliteKeyValueStorage.Open(Path.Combine(_directory, $"{node.Self.X}-{node.Self.Y}-{node.Self.Z}.db"));
         _disks.Add(node.Self, disk);
-        node.Register(new KeyValueService(disk, new KeyValueServiceOptions { Commits = CommitMode.OnCommitThread }));
+        node.Register(new KeyValueService(disk, new KeyValueServiceOptions { Commits = commits }));
     }
 }

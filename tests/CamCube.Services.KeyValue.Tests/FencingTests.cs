@@ -75,6 +75,29 @@ public sealed class FencingTests
     }
 
     [Fact]
+    public async Task RefusedWriteIsAcknowledgedWithItsOwnVersionWhenNoNewerPrimaryWroteTheKey()
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape);
+        var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("before")));
+        var newer = (put.Version >> 24) + 1;
+        store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
+
+        // A newer primary takes the key over at both replicas and writes nothing.
+        foreach (var replica in s_servers[1..])
+        {
+            Assert.True((await store.Run(store[replica].OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer }))).Promised);
+        }
+
+        // Both replicas refuse the old primary's write, which its own disk kept meanwhile: taking the key back, it finds its write the newest and copies it.
+        var written = await store.Run(store[s_client].PutAsync(s_key, Bytes("after")));
+
+        Assert.Equal(new WriteOutcome(WriteStatus.Written, put.Version + 1), written);
+        Assert.Equal(1, store[s_servers[0]].Statistics.RefusedWritesSettled);
+        Assert.All(s_servers, server => Assert.Equal(put.Version + 1, store.DiskOf(server).Read(s_key)!.Version));
+        Assert.All(s_servers, server => Assert.Equal("after", Text(store.DiskOf(server).Read(s_key)!.Value)));
+    }
+
+    [Fact]
     public async Task OldPrimaryWritesAboveTheNewerPrimarysVersionWhenItTakesTheKeyBack()
     {
         var store = StoreCube.Start(TestTransport.InMemory, s_shape);
@@ -87,8 +110,10 @@ public sealed class FencingTests
             await store.Run(store[replica].OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }));
         }
 
+        // The old primary's own disk kept the write the replicas refused; taking the key back replaces it there with the newer one, so the caller asks again.
         var stale = await store.Run(store[s_client].PutAsync(s_key, Bytes("cas on the old version"), WriteCondition.IfVersion(put.Version)));
         Assert.Equal(new WriteOutcome(WriteStatus.ConditionFailed, newer), stale);
+        Assert.Equal(1, store[s_servers[0]].Statistics.RefusedWritesSettled);
         var written = await store.Run(store[s_client].PutAsync(s_key, Bytes("after"), WriteCondition.IfVersion(newer)));
         Assert.Equal(WriteStatus.Written, written.Status);
         Assert.True(written.Version > newer);

@@ -11,7 +11,7 @@ public sealed class ThreadCommitterTests
     public async Task WritesAddedWhileACommitRunsShareTheNextCommit()
     {
         using var storage = new BlockingStorage();
-        using var committer = new ThreadCommitter(storage, writesMax: 100, "test");
+        using var committer = new ThreadCommitter(storage, writesMax: 100, "test", new KeyValueStatistics());
         var first = committer.Add(Write(0));
         storage.WaitForCommit();
         var later = Enumerable.Range(1, 10).Select(i => committer.Add(Write(i))).ToArray();
@@ -28,7 +28,7 @@ public sealed class ThreadCommitterTests
     public async Task WriteIsRefusedWithTheLimitsNameWhenTheQueueIsFull()
     {
         using var storage = new BlockingStorage();
-        using var committer = new ThreadCommitter(storage, writesMax: 3, "test");
+        using var committer = new ThreadCommitter(storage, writesMax: 3, "test", new KeyValueStatistics());
         var underWay = committer.Add(Write(0));
         storage.WaitForCommit();
         var waiting = Enumerable.Range(1, 3).Select(i => committer.Add(Write(i))).ToArray();
@@ -46,7 +46,7 @@ public sealed class ThreadCommitterTests
     public async Task DisposeCommitsWhatWaitsAndLaterWritesFail()
     {
         using var storage = new BlockingStorage();
-        var committer = new ThreadCommitter(storage, writesMax: 100, "test");
+        var committer = new ThreadCommitter(storage, writesMax: 100, "test", new KeyValueStatistics());
         var underWay = committer.Add(Write(0));
         storage.WaitForCommit();
         var waiting = committer.Add(Write(1));
@@ -63,7 +63,7 @@ public sealed class ThreadCommitterTests
     public async Task FlushCompletesWhenEveryWriteAddedBeforeIsCommitted()
     {
         using var storage = new BlockingStorage();
-        using var committer = new ThreadCommitter(storage, writesMax: 100, "test");
+        using var committer = new ThreadCommitter(storage, writesMax: 100, "test", new KeyValueStatistics());
         Assert.True(committer.FlushAsync().IsCompleted);
         var write = committer.Add(Write(0));
         var flush = committer.FlushAsync();
@@ -84,7 +84,7 @@ public sealed class ThreadCommitterTests
         {
             var path = Path.Combine(directory, "kv.db");
             using (var storage = SqliteKeyValueStorage.Open(path))
-            using (var committer = new ThreadCommitter(storage, writesMax: 1000, "test"))
+            using (var committer = new ThreadCommitter(storage, writesMax: 1000, "test", new KeyValueStatistics()))
             {
                 var writes = Enumerable.Range(0, 200).Select(i => committer.Add(Write(i))).ToArray();
                 Assert.All(await Task.WhenAll(writes), Assert.True);

@@ -74,7 +74,9 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         Volatile.Write(ref _valueBytesMax, Math.Max(0, Math.Min(_options.ValueBytesMax, capacity)));
         StartLeaseClock();
         var onThread = _options.Commits == CommitMode.OnCommitThread || (_options.Commits == CommitMode.Automatic && _storage.IsDurable);
-        _committer = onThread ? new ThreadCommitter(_storage, _options.CommitQueueWritesMax, node.Self.ToString()) : new LoopCommitter(_storage, node);
+        _committer = onThread
+            ? new ThreadCommitter(_storage, _options.CommitQueueWritesMax, node.Self.ToString(), Statistics, _options.Commits == CommitMode.Automatic ? node : null)
+            : new LoopCommitter(_storage, node, Statistics);
         LoadPromises();
         StartWatching();
         SchedulePurgesOfStoredTombstones();

@@ -12,6 +12,15 @@ public sealed class KeyValueStatistics
     /// <summary>Gets the messages that carried <see cref="AcceptsSent"/>: the accepts of one turn to one replica travel together.</summary>
     public long AcceptMessagesSent { get; internal set; }
 
+    /// <summary>Gets the writes every other replica refused (a newer ballot) after this server, as primary, had committed its own copy: it took the key back at once to learn whether the write survived.</summary>
+    public long RefusedWritesSettled { get; internal set; }
+
+    /// <summary>Gets the commits (one disk write each for SQLite) this server ran on its node's loop: a turn's few writes while its commit thread was idle, or every commit without one.</summary>
+    public long CommitsOnLoop { get; internal set; }
+
+    /// <summary>Gets the commits this server's commit thread ran: a turn's many writes, or those that came while a commit ran. Written by that thread: read on the loop, it may lag by a commit.</summary>
+    public long CommitsOnThread { get; internal set; }
+
     /// <summary>Gets the tombstones this server purged as primary (after every replica did).</summary>
     public long TombstonesPurged { get; internal set; }
 

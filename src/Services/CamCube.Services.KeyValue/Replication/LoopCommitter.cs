@@ -7,7 +7,7 @@ namespace CamCube.Services.KeyValue.Replication;
 /// the end of the turn. For the memory backend and the test cubes in virtual time (no thread of its
 /// own, so a run replays bit for bit).
 /// </summary>
-internal sealed class LoopCommitter(IKeyValueStorage storage, INodeContext node) : Committer
+internal sealed class LoopCommitter(IKeyValueStorage storage, INodeContext node, KeyValueStatistics statistics) : Committer
 {
     private readonly CommitBatch _batch = new();
     private bool _posted;
@@ -54,6 +54,11 @@ internal sealed class LoopCommitter(IKeyValueStorage storage, INodeContext node)
     private void CommitNow()
     {
         _posted = false;
+        if (_batch.Count > 0)
+        {
+            statistics.CommitsOnLoop++;
+        }
+
         _batch.CommitTo(storage);
     }
 }

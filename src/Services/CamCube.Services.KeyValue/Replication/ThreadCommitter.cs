@@ -5,34 +5,48 @@ namespace CamCube.Services.KeyValue.Replication;
 /// <summary>
 /// Commits on a thread of its own, so the node's loop routes and answers while a commit waits for
 /// the disk: the writes added while one commit runs wait together and share the next one, so
-/// batches grow with the load. A waiting task completes on this thread; its awaiter on the loop
-/// resumes there (the loop's synchronisation context posts it back), so this thread touches only
-/// the queue and the storage. The queue holds at most <c>writesMax</c> writes; past that a write is
-/// refused.
+/// batches grow with the load. With a loop to post to, a turn's writes that find the thread idle
+/// are committed on the loop at the end of the turn instead (at most <see cref="OnLoopWritesMax"/>
+/// of them): a lone write then costs no hand-over to the thread and back. A waiting task completes
+/// on the committing thread; its awaiter on the loop resumes there (the loop's synchronisation
+/// context posts it back), so this thread touches only the queue and the storage. The queue holds
+/// at most <c>writesMax</c> writes; past that a write is refused.
 /// </summary>
 internal sealed class ThreadCommitter : Committer
 {
+    /// <summary>The most writes a commit on the loop holds; a larger batch goes to the thread, so the loop never waits for a long commit.</summary>
+    public const int OnLoopWritesMax = 4;
+
     private readonly IKeyValueStorage _storage;
     private readonly int _writesMax;
     private readonly string _name;
-    private readonly Lock _gate = new();
-    private readonly SemaphoreSlim _signal = new(0);
+    private readonly INodeContext? _loop;
+    private readonly KeyValueStatistics _statistics;
+    private readonly object _gate = new();
     private readonly Thread _thread;
     private CommitBatch _filling = new();
-    private CommitBatch _committing = new();
+    private CommitBatch _threadBatch = new();
+    private CommitBatch _loopBatch = new();
     private Task _last = Task.CompletedTask;
     private int _held;
+    private bool _threadAsked;
+    private bool _threadCommitting;
+    private bool _loopPosted;
     private bool _stopping;
 
     /// <summary>Starts the committer's thread.</summary>
     /// <param name="storage">Where the writes go.</param>
     /// <param name="writesMax">How many writes may wait, beside the commit under way.</param>
     /// <param name="name">Whose committer this is, for the thread's name and errors (the node's coordinate).</param>
-    public ThreadCommitter(IKeyValueStorage storage, int writesMax, string name)
+    /// <param name="statistics">Where the commits are counted, on the loop and on the thread.</param>
+    /// <param name="loop">The node whose loop adds the writes and commits a turn's few when the thread is idle; null: every commit on the thread.</param>
+    public ThreadCommitter(IKeyValueStorage storage, int writesMax, string name, KeyValueStatistics statistics, INodeContext? loop = null)
     {
         _storage = storage;
         _writesMax = writesMax;
         _name = name;
+        _loop = loop;
+        _statistics = statistics;
         _thread = new Thread(Run) { IsBackground = true, Name = $"kv commit {name}" };
         _thread.Start();
     }
@@ -53,6 +67,7 @@ internal sealed class ThreadCommitter : Committer
     public override Task<bool> Add(StorageWrite write)
     {
         Task<bool> kept;
+        bool post;
         lock (_gate)
         {
             if (_stopping)
@@ -67,13 +82,14 @@ internal sealed class ThreadCommitter : Committer
 
             kept = _filling.Add(write);
             _last = kept;
-            if (_filling.Count > 1 || _held > 0)
-            {
-                return kept;
-            }
+            post = _held == 0 && Schedule();
         }
 
-        _signal.Release();
+        if (post)
+        {
+            PostToLoop();
+        }
+
         return kept;
     }
 
@@ -89,15 +105,16 @@ internal sealed class ThreadCommitter : Committer
     /// <inheritdoc/>
     public override void Release()
     {
+        bool post;
         lock (_gate)
         {
-            if (--_held > 0 || _filling.Count == 0)
-            {
-                return;
-            }
+            post = --_held == 0 && _filling.Count > 0 && Schedule();
         }
 
-        _signal.Release();
+        if (post)
+        {
+            PostToLoop();
+        }
     }
 
     /// <inheritdoc/>
@@ -120,31 +137,111 @@ internal sealed class ThreadCommitter : Committer
             }
 
             _stopping = true;
+            Monitor.PulseAll(_gate);
         }
 
-        _signal.Release();
         _thread.Join();
-        _signal.Dispose();
+    }
+
+    /// <summary>Decides, under the gate, who commits what waits: true to post a commit on the loop, else the thread was asked (or already was).</summary>
+    private bool Schedule()
+    {
+        if (_threadAsked || _loopPosted)
+        {
+            return false;
+        }
+
+        if (_loop is not null && !_threadCommitting && _filling.Count <= OnLoopWritesMax)
+        {
+            _loopPosted = true;
+            return true;
+        }
+
+        AskThread();
+        return false;
+    }
+
+    private void AskThread()
+    {
+        _threadAsked = true;
+        Monitor.Pulse(_gate);
+    }
+
+    private void PostToLoop()
+    {
+        if (!_loop!.TryPost(static state => ((ThreadCommitter)state!).CommitOnLoop(), this))
+        {
+            lock (_gate)
+            {
+                _loopPosted = false;
+                AskThread();
+            }
+        }
+    }
+
+    /// <summary>At the end of the loop's turn: commits the turn's writes here when they are few and the thread is idle, else hands them to the thread.</summary>
+    private void CommitOnLoop()
+    {
+        CommitBatch batch;
+        lock (_gate)
+        {
+            _loopPosted = false;
+            if (_filling.Count == 0 || _held > 0)
+            {
+                // A hold began after the post: its Release schedules the writes.
+                return;
+            }
+
+            if (_stopping || _threadCommitting || _threadAsked || _filling.Count > OnLoopWritesMax)
+            {
+                if (!_threadAsked)
+                {
+                    AskThread();
+                }
+
+                return;
+            }
+
+            // The thread is idle and the loop adds every write, so nothing else commits until this returns.
+            (_filling, _loopBatch) = (_loopBatch, _filling);
+            batch = _loopBatch;
+        }
+
+        _statistics.CommitsOnLoop++;
+        batch.CommitTo(_storage);
     }
 
     private void Run()
     {
         while (true)
         {
-            _signal.Wait();
             CommitBatch batch;
             bool stop;
             lock (_gate)
             {
+                _threadCommitting = false;
+                while (!_threadAsked && !_stopping)
+                {
+                    Monitor.Wait(_gate);
+                }
+
+                _threadAsked = false;
                 if (_held > 0 && !_stopping)
                 {
-                    // Release signals again once the writes held together are all in.
+                    // Release asks again once the writes held together are all in.
                     continue;
                 }
 
-                (_filling, _committing) = (_committing, _filling);
-                batch = _committing;
+                (_filling, _threadBatch) = (_threadBatch, _filling);
+                batch = _threadBatch;
                 stop = _stopping;
+                _threadCommitting = true;
+            }
+
+            if (batch.Count > 0)
+            {
+                // Only this thread writes the count; the loop may read it a commit late.
+                _statistics.CommitsOnThread++;
             }
 
             batch.CommitTo(_storage);

@@ -20,6 +20,9 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
     private readonly SqliteCommand _apply;
     private readonly SqliteCommand _promise;
     private readonly SqliteCommand _purge;
+    private readonly SqliteCommand _begin;
+    private readonly SqliteCommand _commit;
+    private readonly SqliteCommand _rollback;
     private readonly Lock _writeLock = new();
     private readonly Lock _readLock = new();
     private bool _disposed;
@@ -44,6 +47,9 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
             "$key",
             "$ballot");
         _purge = Command(_writer, "DELETE FROM kv WHERE key = $key AND version = $version AND value IS NULL", "$key", "$version");
+        _begin = Command(_writer, "BEGIN");
+        _commit = Command(_writer, "COMMIT");
+        _rollback = Command(_writer, "ROLLBACK");
     }
 
     /// <summary>Gets the database file.</summary>
@@ -149,10 +155,15 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
         lock (_writeLock)
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            using var transaction = _writer.BeginTransaction();
-            _apply.Transaction = transaction;
-            _promise.Transaction = transaction;
-            _purge.Transaction = transaction;
+            if (writes.Count == 1)
+            {
+                // A lone write commits itself (SQLite's own transaction around one statement): one statement, not three.
+                kept[0] = Execute(writes[0]);
+                return;
+            }
+
+            // BEGIN and COMMIT as prepared statements of their own, run again each batch (BeginTransaction prepares both anew each time).
+            _begin.ExecuteNonQuery();
             try
             {
                 for (var i = 0; i < writes.Count; i++)
@@ -160,13 +171,16 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
                     kept[i] = Execute(writes[i]);
                 }
 
-                transaction.Commit();
+                _commit.ExecuteNonQuery();
             }
-            finally
+            catch
             {
-                _apply.Transaction = null;
-                _promise.Transaction = null;
-                _purge.Transaction = null;
+                if (SQLitePCL.raw.sqlite3_get_autocommit(_writer.Handle) == 0)
+                {
+                    _rollback.ExecuteNonQuery();
+                }
+
+                throw;
             }
         }
     }
@@ -242,6 +256,9 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
                 _apply.Dispose();
                 _promise.Dispose();
                 _purge.Dispose();
+                _begin.Dispose();
+                _commit.Dispose();
+                _rollback.Dispose();
                 _reader.Dispose();
                 _writer.Dispose();
             }
