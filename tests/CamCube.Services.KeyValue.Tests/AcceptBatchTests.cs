@@ -7,20 +7,14 @@ public sealed class AcceptBatchTests
     private static readonly TorusShape s_shape = new(3, 3, 3);
 
     [Fact]
-    public async Task WritesOfOneTurnToOneReplicaTravelInOneMessageAndShareOneCommit()
+    public async Task FirstWriteOfATurnToAReplicaGoesAloneAndTheTurnsOthersTravelAndCommitTogether()
     {
         // Keys that share one replica set: their writes meet at the same primary and the same two replicas.
         var space = KeySpace.For(s_shape);
         var first = space.GetServersForKey(Key.FromString("same-set-0"), 3);
         var keys = Enumerable.Range(0, 200_000).Select(i => Key.FromString($"same-set-{i}")).Where(k => space.GetServersForKey(k, 3).SequenceEqual(first)).Take(20).ToArray();
         Assert.Equal(20, keys.Length);
-        var disks = new Dictionary<Coordinate, CountingStorage>();
-        var cube = InMemoryCube.Start(s_shape, node =>
-        {
-            var disk = new CountingStorage();
-            disks.Add(node.Self, disk);
-            node.Register(new KeyValueService(disk));
-        });
+        var (cube, disks) = StartCube();
         var client = cube[first[0]].GetService<KeyValueService>()!;
         await TakeOverAll(cube, client, keys);
         var replicaCommits = disks[first[1]].Commits;
@@ -30,8 +24,41 @@ public sealed class AcceptBatchTests
 
         Assert.All(puts, put => Assert.Equal(WriteStatus.Written, put.Result.Status));
         Assert.Equal(2 * 2 * keys.Length, client.Statistics.AcceptsSent);
-        Assert.Equal(2 * keys.Length + 2, client.Statistics.AcceptMessagesSent);
-        Assert.Equal(1, disks[first[1]].Commits - replicaCommits);
+        // Per replica: the take-overs' one each, then the turn's first accept alone and the other 19 in one batch, committed together.
+        Assert.Equal(2 * keys.Length + (2 * 2), client.Statistics.AcceptMessagesSent);
+        Assert.Equal(2, disks[first[1]].Commits - replicaCommits);
+    }
+
+    [Fact]
+    public async Task PrimaryCommitsItsOwnCopyAfterItsAcceptsLeftWhenItCommitsOnTheLoop()
+    {
+        var key = Key.FromString("accepts-first");
+        var servers = KeySpace.For(s_shape).GetServersForKey(key, 3);
+        var (cube, disks) = StartCube();
+        var primary = cube[servers[0]].GetService<KeyValueService>()!;
+        await TakeOverAll(cube, primary, [key]);
+        var sent = primary.Statistics.AcceptMessagesSent;
+        var sentWhenCommitted = -1L;
+        disks[servers[0]].OnCommit = () => sentWhenCommitted = primary.Statistics.AcceptMessagesSent;
+
+        var put = primary.PutAsync(key, new byte[3]);
+        Assert.True(cube.RunUntil(() => put.IsCompleted, TimeSpan.FromSeconds(10)));
+
+        Assert.Equal(WriteStatus.Written, (await put).Status);
+        Assert.Equal(sent + 2, sentWhenCommitted);
+    }
+
+    /// <summary>A cube whose servers keep their writes in counting memory storages (commits on the loop).</summary>
+    private static (InMemoryCube Cube, Dictionary<Coordinate, CountingStorage> Disks) StartCube()
+    {
+        var disks = new Dictionary<Coordinate, CountingStorage>();
+        var cube = InMemoryCube.Start(s_shape, node =>
+        {
+            var disk = new CountingStorage();
+            disks.Add(node.Self, disk);
+            node.Register(new KeyValueService(disk));
+        });
+        return (cube, disks);
     }
 
     /// <summary>Writes each key once, one after another, so the next writes need no take-over.</summary>

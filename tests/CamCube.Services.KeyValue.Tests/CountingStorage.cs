@@ -11,6 +11,9 @@ internal sealed class CountingStorage : IKeyValueStorage
 
     public int WritesCommitted { get; private set; }
 
+    /// <summary>Gets or sets what runs as each commit begins (a test looks at what else happened by then).</summary>
+    public Action? OnCommit { get; set; }
+
     public bool IsDurable => false;
 
     public long Count => _inner.Count;
@@ -29,6 +32,7 @@ internal sealed class CountingStorage : IKeyValueStorage
     /// <summary>Counts a commit that holds at least one value write (a take-over's promises commit on their own).</summary>
     public void ApplyAll(IReadOnlyList<StorageWrite> writes, Span<bool> kept)
     {
+        OnCommit?.Invoke();
         var written = WritesCommitted;
         for (var i = 0; i < writes.Count; i++)
         {

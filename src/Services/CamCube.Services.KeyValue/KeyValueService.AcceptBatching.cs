@@ -5,9 +5,10 @@ using CamCube.Services.KeyValue.Replication;
 namespace CamCube.Services.KeyValue;
 
 /// <summary>
-/// Fewer messages per write: the accepts a primary makes for one replica in one turn of its loop
-/// travel in one <see cref="AcceptBatch"/> (a lone one as a plain <see cref="Accept"/>), and the
-/// replica commits them together and answers them in one <see cref="AcceptedBatch"/>.
+/// Fewer messages per write: the first accept a primary makes for one replica in a turn of its loop
+/// goes at once, as a plain <see cref="Accept"/> (a lone write waits for nothing), and the later ones
+/// of the turn travel together in one <see cref="AcceptBatch"/> at its end; the replica commits a
+/// batch's writes together and answers them in one <see cref="AcceptedBatch"/>.
 /// </summary>
 public sealed partial class KeyValueService
 {
@@ -15,7 +16,7 @@ public sealed partial class KeyValueService
     private bool _acceptsPosted;
     private int _acceptBytesMax;
 
-    /// <summary>Sends <paramref name="accept"/> to <paramref name="replica"/> with the others of this turn; completes with its answer, or fails as the request did.</summary>
+    /// <summary>Sends <paramref name="accept"/> to <paramref name="replica"/> at once if it is the turn's first to it, else with the turn's others at its end; completes with its answer, or fails as the request did.</summary>
     private Task<Accepted> SendAcceptAsync(Coordinate replica, Accept accept)
     {
         if (!_outbox.TryGetValue(replica, out var pending))
@@ -31,6 +32,13 @@ public sealed partial class KeyValueService
         }
 
         var answer = pending.Add(accept, bytes);
+        if (pending.Accepts.Count == 1 && !pending.SentThisTurn)
+        {
+            // The first accept of the turn to this replica goes at once; the later ones of the turn wait for the turn's end, together.
+            pending.SentThisTurn = true;
+            SendPending(replica, pending);
+        }
+
         if (!_acceptsPosted)
         {
             _acceptsPosted = Node.TryPost(static state => ((KeyValueService)state!).SendAllPending(), this);
@@ -48,6 +56,7 @@ public sealed partial class KeyValueService
         _acceptsPosted = false;
         foreach (var (replica, pending) in _outbox)
         {
+            pending.SentThisTurn = false;
             if (pending.Accepts.Count > 0)
             {
                 SendPending(replica, pending);

@@ -111,8 +111,10 @@ public sealed partial class KeyValueService
         var sentAt = Now;
 
         // This server's own copy is committed while the accepts travel: one disk write's time per set, not two in a row.
+        // The accepts go first, so that a commit on the loop at the turn's end waits for the disk after they left.
+        var replicated = ReplicateAsync(key, lane, write, set, versionsHeld: null);
         var keptHere = KeepAsync(key, write);
-        var round = await ReplicateAsync(key, lane, write, set, versionsHeld: null).ConfigureAwait(true);
+        var round = await replicated.ConfigureAwait(true);
         var committedHere = await CommittedAsync(keptHere).ConfigureAwait(true);
         if (round == RoundResult.Refused && committedHere)
         {

@@ -15,6 +15,9 @@ internal sealed class PendingAccepts
     /// <summary>Gets the tasks waiting for each accept's answer, in the same order.</summary>
     public List<TaskCompletionSource<Accepted>> Waiting { get; private set; } = [];
 
+    /// <summary>Gets or sets whether an accept to this replica went at once, alone, in the current turn (the next ones of the turn wait for its end).</summary>
+    public bool SentThisTurn { get; set; }
+
     /// <summary>Gets the estimated bytes of the accepts' message.</summary>
     public int Bytes { get; private set; }
 
