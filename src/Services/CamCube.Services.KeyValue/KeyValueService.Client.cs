@@ -35,12 +35,12 @@ public sealed partial class KeyValueService
         }
     }
 
-    /// <summary>Asks the key's primary until it serves the call or the call's time is up; runs on the node's loop.</summary>
-    internal async Task<ClientReply> CallOnLoopAsync(ClientRequest request)
+    /// <summary>Asks the key's primary until it serves the call or the call's time, from <paramref name="startedAt"/> (now if null), is up; runs on the node's loop.</summary>
+    internal async Task<ClientReply> CallOnLoopAsync(ClientRequest request, long? startedAt = null)
     {
         var key = Key.FromBytes(request.Key);
         var clock = Node.TimeProvider;
-        var start = clock.GetTimestamp();
+        var start = startedAt ?? clock.GetTimestamp();
         var mayHaveHappened = false;
         var lastAnswer = "no answer yet";
         while (true)
