@@ -1,3 +1,4 @@
+using CamCube.Messaging;
 using CamCube.Testing;
 using Xunit.Abstractions;
 using static CamCube.Services.KeyValue.Tests.KeyValueServiceTests;
@@ -27,10 +28,12 @@ public sealed class GetAllocationTests(ITestOutputHelper output)
     private static readonly Key s_key = Key.FromString("allocation");
     private static readonly Coordinate s_client = FailoverTests.ClientOutside(KeySpace.For(s_shape).GetServersForKey(s_key, 3));
 
-    [Fact]
-    public async Task AGetUnderTheLeaseAllocatesWithinItsBudgetWhenThePrimaryIsAnotherServer()
+    [Theory]
+    [InlineData(MessageDelivery.BestEffort)]
+    [InlineData(MessageDelivery.Reliable)]
+    public async Task AGetUnderTheLeaseAllocatesWithinItsBudgetWhenThePrimaryIsAnotherServer(MessageDelivery delivery)
     {
-        var store = StoreCube.Start(TestTransport.InMemory, s_shape);
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape, KeyValueServiceOptions.Default with { Delivery = delivery });
         await store.Run(store[s_client].PutAsync(s_key, Bytes("value")));
         await GetsAsync(store, Gets);
 
@@ -42,7 +45,7 @@ public sealed class GetAllocationTests(ITestOutputHelper output)
             least = Math.Min(least, (GC.GetTotalAllocatedBytes(precise: true) - before) / Gets);
         }
 
-        output.WriteLine($"{least} bytes per get");
+        output.WriteLine($"{least} bytes per get ({delivery})");
         Assert.True(least <= BytesPerGetMax, $"A get allocated {least} bytes; the budget is {BytesPerGetMax}.");
     }
 
