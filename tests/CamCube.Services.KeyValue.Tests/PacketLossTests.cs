@@ -13,6 +13,8 @@ public sealed class PacketLossTests
 {
     private static readonly TorusShape s_shape = new(3, 3, 3);
     private static readonly FaultOptions s_dropFivePercent = new() { DropProbability = 0.05 };
+    private static readonly TimeSpan s_idleSpellMax = new Reliable.ReliableOptions().ReceiveFlowIdleTimeout + TimeSpan.FromSeconds(5);
+
     private static readonly Coordinate[] s_clients = [new(0, 0, 0), new(1, 2, 0), new(2, 1, 1), new(0, 2, 2)];
 
     /// <summary>
@@ -37,8 +39,9 @@ public sealed class PacketLossTests
             var client = store[s_clients[i % s_clients.Length]];
             if (i % 4 == 3)
             {
-                // An idle spell: the primaries' read leases run out, so the next calls check their ballots with the replicas.
-                store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease * 2);
+                // An idle spell: the primaries' read leases run out, so the next calls check their ballots with
+                // the replicas; the longest also outlasts what the reliable transport remembers of a silent peer.
+                store.Cube.RunFor(i == 3 ? s_idleSpellMax : KeyValueServiceOptions.Default.ReadLease * 2);
             }
 
             var put = await timer.Run(client.PutAsync(key, KeyValueServiceTests.Bytes("one")));
