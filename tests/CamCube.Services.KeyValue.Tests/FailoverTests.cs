@@ -46,6 +46,32 @@ public sealed class FailoverTests
     }
 
     [Fact]
+    public async Task PrimaryKeepsServingWithoutALeasesPauseWhenAReplicaRestartsAndTheReplicaGetsWhatItMissed()
+    {
+        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 10 });
+        var client = ClientOutside(s_servers);
+        var primary = store[s_servers[0]].Statistics;
+        await store.Run(store[client].PutAsync(s_key, Bytes("one")));
+        var takeOvers = primary.TakeOvers;
+        store.Cube.Kill(s_servers[1]);
+        var two = await store.Run(store[client].PutAsync(s_key, Bytes("two")));
+
+        store.Cube.Restart(s_servers[1]);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        var start = store.Cube.Elapsed;
+        var got = await store.Run(store[client].GetAsync(s_key));
+        var took = store.Cube.Elapsed - start;
+
+        Assert.Equal(two.Version, got!.Version);
+
+        // Virtual time: a new ballot would wait for the restarted replica's start lease (2 s).
+        Assert.True(took < TimeSpan.FromMilliseconds(100), $"The first get after the replica came back took {took.TotalMilliseconds} virtual ms.");
+        Assert.Equal(takeOvers, primary.TakeOvers);
+        Assert.Equal(2, primary.SetExtensions);
+        Assert.Equal(two.Version, store.DiskOf(s_servers[1]).Read(s_key)!.Version);
+    }
+
+    [Fact]
     public async Task ValueSurvivesWhenTwoOfItsThreeServersAreKilled()
     {
         var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 9 });

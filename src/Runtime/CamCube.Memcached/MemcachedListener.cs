@@ -201,10 +201,12 @@ public sealed class MemcachedListener : IAsyncDisposable
     private async Task AdmitAndRunAsync(MemcachedTextConnection connection)
     {
         bool admitted;
+        bool stopping;
         lock (_gate)
         {
             // Checked under the gate, so StopAsync's list holds every connection admitted before it.
-            admitted = !_stopping.IsCancellationRequested && _connections.Count < _options.ConnectionsMax;
+            stopping = _stopping.IsCancellationRequested;
+            admitted = !stopping && _connections.Count < _options.ConnectionsMax;
             if (admitted)
             {
                 _connections.Add(connection);
@@ -213,7 +215,7 @@ public sealed class MemcachedListener : IAsyncDisposable
 
         if (!admitted)
         {
-            await connection.RejectAsync().ConfigureAwait(false);
+            await connection.RejectAsync(stopping).ConfigureAwait(false);
             return;
         }
 

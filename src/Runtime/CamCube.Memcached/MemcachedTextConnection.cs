@@ -108,12 +108,13 @@ public abstract partial class MemcachedTextConnection
         _transport?.Dispose();
     }
 
-    /// <summary>Tells a client over the connection limit so, as memcached does, and closes.</summary>
-    internal async Task RejectAsync()
+    /// <summary>Tells a client it is turned away (over the connection limit, as memcached says it, or the front-end is stopping) and closes.</summary>
+    /// <param name="stopping">True when the front-end is stopping: the client is told so, not that there are too many connections.</param>
+    internal async Task RejectAsync(bool stopping)
     {
         try
         {
-            _writer.Write("SERVER_ERROR Too many open connections\r\n"u8);
+            _writer.Write(stopping ? "SERVER_ERROR the front-end is shutting down\r\n"u8 : "SERVER_ERROR Too many open connections\r\n"u8);
             await _writer.FlushAsync().ConfigureAwait(false);
             await _writer.CompleteAsync().ConfigureAwait(false);
             await _reader.CompleteAsync().ConfigureAwait(false);

@@ -68,7 +68,7 @@ public sealed partial class KeyValueService
             return new ClientReply { Status = ReplyStatus.Unavailable };
         }
 
-        if ((lane.Ballot == 0 || !lane.Set.AsSpan().SequenceEqual(set)) && !await TakeOverAsync(key, lane, set).ConfigureAwait(true))
+        if ((lane.Ballot == 0 || !lane.Set.AsSpan().SequenceEqual(set)) && !await HoldKeyAsync(key, lane, set).ConfigureAwait(true))
         {
             return new ClientReply { Status = ReplyStatus.Unavailable };
         }

@@ -18,6 +18,9 @@ public sealed class KeyValueStatistics
     /// <summary>Gets how many times this server took a key over as its primary (a ballot of its own).</summary>
     public long TakeOvers { get; internal set; }
 
+    /// <summary>Gets how many times this server, as a key's primary, kept its ballot when the key's replica set changed and brought the servers new to the set up to date (no take-over).</summary>
+    public long SetExtensions { get; internal set; }
+
     /// <summary>Gets the reads this server answered as primary under its read lease, without asking the other replicas.</summary>
     public long ReadsUnderLease { get; internal set; }
 
