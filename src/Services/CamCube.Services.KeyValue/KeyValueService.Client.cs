@@ -36,15 +36,16 @@ public sealed partial class KeyValueService
     }
 
     /// <summary>
-    /// Asks the key's primary until it serves the call or the call's time is up; runs on the node's
-    /// loop. A read waits at most <see cref="KeyValueServiceOptions.ReadAttemptTimeout"/> per attempt
-    /// and asks again after a lost request or reply; a write has one attempt for the whole time.
+    /// Asks the key's primary until it serves the call or the call's time, from
+    /// <paramref name="startedAt"/> (now if null), is up; runs on the node's loop. A read waits at most
+    /// <see cref="KeyValueServiceOptions.ReadAttemptTimeout"/> per attempt and asks again after a lost
+    /// request or reply; a write has one attempt for the whole time.
     /// </summary>
-    internal async Task<ClientReply> CallOnLoopAsync(ClientRequest request)
+    internal async Task<ClientReply> CallOnLoopAsync(ClientRequest request, long? startedAt = null)
     {
         var key = Key.FromBytes(request.Key);
         var clock = Node.TimeProvider;
-        var start = clock.GetTimestamp();
+        var start = startedAt ?? clock.GetTimestamp();
         var isRead = request.Operation == KeyValueOperation.Get;
         var timedOut = false;
         var lastAnswer = "no answer yet";
