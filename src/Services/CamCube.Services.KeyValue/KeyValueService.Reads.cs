@@ -8,7 +8,8 @@ namespace CamCube.Services.KeyValue;
 /// The asking side of a get: posted to the loop with its <see cref="StoreGet"/> (no closure, no task),
 /// asked of the key's primary as one typed request whose reply is read in place, and answered in the
 /// upcall that brings the reply. A first answer that does not settle it (not the primary yet, a drop
-/// on the way) hands the get to the calls' retry loop, within the same time (<see cref="KeyValueServiceOptions.RequestTimeout"/>).
+/// on the way, no answer within <see cref="KeyValueServiceOptions.ReadAttemptTimeout"/>) hands the get to the calls'
+/// retry loop, within the same time (<see cref="KeyValueServiceOptions.RequestTimeout"/>).
 /// </summary>
 public sealed partial class KeyValueService : IReusableGets
 {
@@ -46,7 +47,9 @@ public sealed partial class KeyValueService : IReusableGets
     private void StartGet(StoreGet get)
     {
         get.StartedAt = Node.TimeProvider.GetTimestamp();
-        if (Request(Node.KeySpace.KeyCoordinateOf(get.Key), get.Request, _options.RequestTimeout, get) is { } refused)
+        // A first attempt as long as any read's (a lost request or reply is asked again, within RequestTimeout).
+        var attempt = _options.ReadAttemptTimeout < _options.RequestTimeout ? _options.ReadAttemptTimeout : _options.RequestTimeout;
+        if (Request(Node.KeySpace.KeyCoordinateOf(get.Key), get.Request, attempt, get) is { } refused)
         {
             OnGetFailed(get, refused);
         }
