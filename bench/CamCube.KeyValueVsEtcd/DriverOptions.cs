@@ -10,7 +10,7 @@ internal sealed record DriverOptions
     public const string StoreDurabilityDefault =
         "CamCube store: r = 3; a write is acknowledged when every live replica committed it to SQLite (WAL, synchronous = FULL: fsync per commit)";
 
-    /// <summary>Gets the targets to load, in table order (the first is the baseline): <c>etcd</c>, <c>store</c> (a cube of processes through the memcached front-ends), <c>inproc</c> (a cube inside the driver through <c>IKeyValueStore</c>).</summary>
+    /// <summary>Gets the targets to load, in table order (the first is the baseline): <c>etcd</c>, <c>store</c> (a cube of processes through the memcached front-ends), <c>inproc</c> (a cube inside the driver through <c>IKeyValueStore</c>, the store's default settings), <c>inproc-best-effort</c> and <c>inproc-reliable</c> (the same with the store's messages best-effort or on the reliable transport).</summary>
     public IReadOnlyList<string> Targets { get; init; } = ["etcd", "store"];
 
     /// <summary>Gets the value sizes in bytes.</summary>
@@ -81,7 +81,7 @@ internal sealed record DriverOptions
     /// <exception cref="FormatException">An option's value is not valid; the message names it.</exception>
     public static DriverOptions Parse(DriverArguments arguments)
     {
-        var targets = List(arguments, "targets", "etcd,store", text => text is "etcd" or "store" or "inproc" ? text : throw new FormatException($"--targets: unknown target '{text}' (etcd, store, inproc)"));
+        var targets = List(arguments, "targets", "etcd,store", text => text is "etcd" or "store" || InProcessStoreCube.OptionsOf(text) is not null ? text : throw new FormatException($"--targets: unknown target '{text}' (etcd, store, inproc, inproc-best-effort, inproc-reliable)"));
         var frontEnds = List(arguments, "store-frontends", "", ParseEndPoint);
         var cli = arguments.Text("cube-cli");
         if (targets.Contains("store") && frontEnds.Count == 0 == (cli is null))

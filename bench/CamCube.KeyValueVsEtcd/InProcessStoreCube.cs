@@ -1,3 +1,4 @@
+using CamCube.Messaging;
 using CamCube.Services.KeyValue;
 using CamCube.Services.KeyValue.Storage;
 using CamCube.Testing;
@@ -31,10 +32,22 @@ internal sealed class InProcessStoreCube : IAsyncDisposable
     /// <summary>Gets each node's store, node 0's first.</summary>
     public IReadOnlyList<IKeyValueStore> Stores { get; }
 
+    /// <summary>The store's settings of an in-process target: <c>inproc</c> the defaults, <c>inproc-best-effort</c> and <c>inproc-reliable</c> the delivery they name; null for any other name.</summary>
+    /// <param name="target">The target's name.</param>
+    /// <returns>The settings, or null.</returns>
+    public static KeyValueServiceOptions? OptionsOf(string target) => target switch
+    {
+        "inproc" => KeyValueServiceOptions.Default,
+        "inproc-best-effort" => KeyValueServiceOptions.Default with { Delivery = MessageDelivery.BestEffort },
+        "inproc-reliable" => KeyValueServiceOptions.Default with { Delivery = MessageDelivery.Reliable },
+        _ => null,
+    };
+
     /// <summary>Starts the cube and waits until its links are up.</summary>
     /// <param name="shape">The cube's shape, e.g. 3x3x3.</param>
+    /// <param name="options">The store's settings on every node.</param>
     /// <returns>The running cube.</returns>
-    public static async Task<InProcessStoreCube> StartAsync(string shape)
+    public static async Task<InProcessStoreCube> StartAsync(string shape, KeyValueServiceOptions options)
     {
         var directory = Directory.CreateTempSubdirectory("camcube-kvbench-inproc-").FullName;
         var storages = new List<SqliteKeyValueStorage>();
@@ -46,7 +59,7 @@ internal sealed class InProcessStoreCube : IAsyncDisposable
                 var storage = SqliteKeyValueStorage.Open(Path.Combine(directory, $"node-{services.Count}.db"));
                 storages.Add(storage);
                 // The nodes share one loop here: every commit on its thread, so that one node's disk write holds up no other node.
-                var service = new KeyValueService(storage, new KeyValueServiceOptions { Commits = CommitMode.OnCommitThread });
+                var service = new KeyValueService(storage, options with { Commits = CommitMode.OnCommitThread });
                 services.Add(service);
                 node.Register(service);
             }, TimeSpan.FromSeconds(60)).ConfigureAwait(false);

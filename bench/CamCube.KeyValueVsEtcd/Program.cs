@@ -12,7 +12,7 @@ internal static class Program
 {
     private const string Usage = """
         usage:
-          run   [--targets etcd,store,inproc] [--store-durability TEXT]
+          run   [--targets etcd,store,inproc,inproc-best-effort,inproc-reliable] [--store-durability TEXT]
                 (--cube-cli out/camcube.dll [--cube-shape 3x3x3] [--cube-port-base 25300] [--store-port-option --kv-port]
                  [--store-port-base 25500] [--cube-args "--no-memcached"] | --store-frontends 127.0.0.1:11311,...)
                 [--sizes 128,4096] [--concurrency 1,16,64] [--ops 4000] [--seconds 8] [--keys-per-worker 16]
@@ -70,7 +70,7 @@ internal static class Program
             $"settings: sizes {string.Join(',', options.ValueSizes)} B, concurrency {string.Join(',', options.Concurrencies)}, at most {options.OperationsMax} ops or {options.CellDuration.TotalSeconds:F0} s per cell, {options.KeysPerWorker} keys per worker")).ConfigureAwait(false);
         EtcdCluster? cluster = null;
         StoreCube? cube = null;
-        InProcessStoreCube? inProcess = null;
+        var inProcess = new List<InProcessStoreCube>();
         var targets = new List<IBenchTarget>();
         try
         {
@@ -82,10 +82,11 @@ internal static class Program
                     await log.WriteLineAsync($"etcd: {EtcdCluster.MemberCount} members up at {string.Join(',', cluster.ClientUrls)} (data in {cluster.Directory})").ConfigureAwait(false);
                     targets.Add(new EtcdTarget(cluster.ClientUrls, cluster.ProcessIds));
                 }
-                else if (name == "inproc")
+                else if (InProcessStoreCube.OptionsOf(name) is { } storeOptions)
                 {
-                    inProcess = await InProcessStoreCube.StartAsync(options.CubeShape).ConfigureAwait(false);
-                    targets.Add(new KeyValueStoreTarget(name, inProcess.Stores, InProcessStoreCube.Durability));
+                    var started = await InProcessStoreCube.StartAsync(options.CubeShape, storeOptions).ConfigureAwait(false);
+                    inProcess.Add(started);
+                    targets.Add(new KeyValueStoreTarget(name, started.Stores, InProcessStoreCube.Durability));
                 }
                 else if (options.CubeCli is { } cli)
                 {
@@ -127,9 +128,9 @@ internal static class Program
                 await cube.DisposeAsync().ConfigureAwait(false);
             }
 
-            if (inProcess is not null)
+            foreach (var started in inProcess)
             {
-                await inProcess.DisposeAsync().ConfigureAwait(false);
+                await started.DisposeAsync().ConfigureAwait(false);
             }
         }
     }

@@ -99,6 +99,17 @@ public sealed class KeyValueCommandTests : IDisposable
     }
 
     [Fact]
+    public void PutGetAndStaleCasGoThroughANodeWhoseStoreIsBestEffort()
+    {
+        var server = StartNode("memory", delivery: "best-effort");
+
+        Assert.Equal((0, "", ""), CliRunner.RunProcess("", "kv", "put", "greeting", "hello", "--server", server));
+        Assert.Equal((0, "hello\n", ""), CliRunner.RunProcess("", "kv", "get", "greeting", "--server", server));
+        var version = System.Text.Json.JsonDocument.Parse(CliRunner.RunProcess("", "kv", "get", "greeting", "--json", "--server", server).Out).RootElement.GetProperty("version").GetUInt64();
+        Assert.Equal(4, CliRunner.RunProcess("", "kv", "cas", "greeting", (version + 1).ToString(CultureInfo.InvariantCulture), "bye", "--server", server).Exit);
+    }
+
+    [Fact]
     public void ANodeRefusesAnUnknownStorageWithOneLine()
     {
         var (exit, _, error) = CliRunner.RunProcess("", "node", "--shape", "1x1x1", "--coord", "0,0,0", "--insecure", "--base-port", FreePort().ToString(CultureInfo.InvariantCulture), "--kv-storage", "tape");
@@ -137,7 +148,7 @@ public sealed class KeyValueCommandTests : IDisposable
     }
 
     /// <summary>Starts a one-server cube's node process with the store's front-end on a free port; returns its address once it answers.</summary>
-    private string StartNode(string? storage, int? memcachedPort = null)
+    private string StartNode(string? storage, int? memcachedPort = null, string? delivery = null)
     {
         var kvPort = FreePort();
         var start = new ProcessStartInfo("dotnet") { RedirectStandardInput = true, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
@@ -158,6 +169,12 @@ public sealed class KeyValueCommandTests : IDisposable
         {
             start.ArgumentList.Add("--kv-storage");
             start.ArgumentList.Add(storage);
+        }
+
+        if (delivery is not null)
+        {
+            start.ArgumentList.Add("--kv-delivery");
+            start.ArgumentList.Add(delivery);
         }
 
         // Ready when the node logs that the store's front-end listens (CamCube.Memcached's listener).

@@ -27,7 +27,7 @@ public sealed class CacheUnderLossTests(CubeFixture cube)
             // Every front-end reads every key: secondaries take copies of them.
             AssertEveryFrontEndReads(clients, keys, "init");
 
-            SetFaults("0.05");
+            cube.DropEverywhere("0.05");
             var replies = new List<string>();
             foreach (var key in keys)
             {
@@ -36,7 +36,7 @@ public sealed class CacheUnderLossTests(CubeFixture cube)
             }
 
             Assert.All(replies, reply => Assert.Equal("STORED", reply));
-            SetFaults("0");
+            cube.DropEverywhere("0");
 
             AssertEveryFrontEndReads(clients, keys, "r1");
             foreach (var key in keys)
@@ -54,7 +54,7 @@ public sealed class CacheUnderLossTests(CubeFixture cube)
         }
         finally
         {
-            SetFaults("0");
+            cube.DropEverywhere("0");
             foreach (var client in clients)
             {
                 client.Dispose();
@@ -107,11 +107,5 @@ public sealed class CacheUnderLossTests(CubeFixture cube)
                 Assert.True(value?.Data == expected, $"front-end {i} read {key} as '{value?.Data ?? "(miss)"}', not '{expected}'");
             }
         }
-    }
-
-    private void SetFaults(string drop)
-    {
-        var (exit, output, error) = Camcube.Run(cube.StateDirectory, "cube", "faults", "all", "--drop", drop);
-        Assert.True(exit == 0, $"cube faults all --drop {drop}: {output}{error}");
     }
 }

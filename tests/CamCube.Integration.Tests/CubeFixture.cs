@@ -64,6 +64,13 @@ public sealed class CubeFixture : IDisposable
         return answer.RootElement.Clone();
     }
 
+    /// <summary>Has every node drop this share of the frames it receives (<c>cube faults all --drop</c>; "0" ends it).</summary>
+    public void DropEverywhere(string probability)
+    {
+        var (exit, output, error) = Camcube.Run(StateDirectory, "cube", "faults", "all", "--drop", probability);
+        Assert.True(exit == 0, $"cube faults all --drop {probability}: {output}{error}");
+    }
+
     /// <summary>Polls a condition on the cube (over its control sockets) until it holds or the timeout passes.</summary>
     public bool WaitFor(Func<bool> condition, TimeSpan timeout) => Wait.Until(condition, timeout);
 

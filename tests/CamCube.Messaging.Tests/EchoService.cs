@@ -8,7 +8,12 @@ public sealed class EchoService : MessagingServiceBase
     public const ushort Id = 0x0051;
 
     public EchoService()
-        : base(Id, "echo")
+        : this(MessagingOptions.BestEffort)
+    {
+    }
+
+    public EchoService(MessagingOptions options)
+        : base(Id, "echo", options)
     {
         Handle<Echo, EchoReply>(1, (echo, context) => new EchoReply { Text = echo.Text, X = Node.Self.X, Y = Node.Self.Y, Z = Node.Self.Z });
         Handle<Boom, EchoReply>(2, (boom, context) => throw new InvalidOperationException(boom.Why));
@@ -19,9 +24,24 @@ public sealed class EchoService : MessagingServiceBase
             var inner = await RequestAsync<Echo, EchoReply>(Key.FromString(relay.To), new Echo { Text = relay.Text }, TimeSpan.FromSeconds(1));
             return inner.Text.Length > 0 ? inner : throw new ArgumentException("nothing to relay");
         });
+        HandleAsynchronously<Ask, EchoReply>(5, AnswerAtOnce, (ask, context) =>
+        {
+            AnsweredLater++;
+            return Task.FromResult(new EchoReply { Text = "later: " + ask.Text });
+        });
     }
 
     public List<(string Text, Coordinate From)> Notes { get; } = [];
+
+    public int AnsweredAtOnce { get; private set; }
+
+    public int AnsweredLater { get; private set; }
+
+    public Task<EchoReply> AskAsync(Key key, string text) => RequestAsync<Ask, EchoReply>(key, new Ask { Text = text }, TimeSpan.FromSeconds(1));
+
+    /// <summary>Sends an echo whose reply goes to <paramref name="pending"/>.</summary>
+    public RequestFailedException? EchoWith(Key key, string text, TimeSpan timeout, PendingReply pending) =>
+        Request(Node.KeySpace.KeyCoordinateOf(key), new Echo { Text = text }, timeout, pending);
 
     public Task<EchoReply> EchoAsync(Key key, Echo echo, TimeSpan timeout) => RequestAsync<Echo, EchoReply>(key, echo, timeout);
 
@@ -34,6 +54,13 @@ public sealed class EchoService : MessagingServiceBase
         RequestAsync<Relay, EchoReply>(key, new Relay { To = to, Text = text }, TimeSpan.FromSeconds(2));
 
     public RouteStatus Note(Key key, string text) => Send(Node.KeySpace.KeyCoordinateOf(key), new Note { Text = text });
+
+    private bool AnswerAtOnce(Ask ask, MessageContext context, out EchoReply reply)
+    {
+        reply = new EchoReply { Text = "at once: " + ask.Text };
+        AnsweredAtOnce += ask.Text.StartsWith("now", StringComparison.Ordinal) ? 1 : 0;
+        return ask.Text.StartsWith("now", StringComparison.Ordinal);
+    }
 
     /// <summary>Fills a packet's payload area with a request the same size (no room is left for the envelope).</summary>
     public Task<EchoReply> EchoTooLargeAsync(Key key)

@@ -31,12 +31,29 @@ public abstract partial class MessagingServiceBase
     }
 
     /// <summary>Runs an asynchronous handler in a later turn of the loop, where its awaits resume, and replies when it is done.</summary>
-    internal void ReplyLater<TReply>(ReplyAddress address, Type requestType, Func<Task<TReply>> handler)
+    internal void ReplyLater(LaterAnswer answer)
     {
-        Func<Task> answer = () => AnswerLaterAsync(address, requestType, handler);
-        if (!Node.TryPost(static state => ((Func<Task>)state!)(), answer))
+        if (!Node.TryPost(LaterAnswer.Run, answer))
         {
-            SendFault(address, RequestFailure.QueueFull, $"Service {Name} at {Node.Self} has too much posted work to take {requestType.Name}.");
+            SendFault(answer.Address, RequestFailure.QueueFull, $"Service {Name} at {Node.Self} has too much posted work to take {answer.RequestType.Name}.");
+        }
+    }
+
+    /// <summary>Sends an asynchronous handler's reply, unless the service left its node meanwhile.</summary>
+    internal void ReplyIfRegistered<TReply>(ReplyAddress address, TReply reply, Type requestType)
+    {
+        if (IsRegistered)
+        {
+            Reply(address, reply, requestType);
+        }
+    }
+
+    /// <summary>Sends why an asynchronous handler failed, unless the service left its node meanwhile.</summary>
+    internal void ReplyFault(LaterAnswer answer, Exception error)
+    {
+        if (IsRegistered)
+        {
+            SendFault(answer.Address, RequestFailure.HandlerFault, HandlerFailed(answer.RequestType, error));
         }
     }
 
@@ -59,32 +76,6 @@ public abstract partial class MessagingServiceBase
 #pragma warning restore CA1031
         {
             SendFault(address, RequestFailure.HandlerFault, HandlerFailed(handler.MessageType, ex));
-        }
-    }
-
-    private async Task AnswerLaterAsync<TReply>(ReplyAddress address, Type requestType, Func<Task<TReply>> handler)
-    {
-        TReply reply;
-        try
-        {
-            // Resumes on the loop through the loop's synchronisation context, current while posted work runs.
-            reply = await handler().ConfigureAwait(true);
-        }
-#pragma warning disable CA1031 // Whatever the handler throws goes back to the asker as the reason its request failed.
-        catch (Exception ex)
-#pragma warning restore CA1031
-        {
-            if (IsRegistered)
-            {
-                SendFault(address, RequestFailure.HandlerFault, HandlerFailed(requestType, ex));
-            }
-
-            return;
-        }
-
-        if (IsRegistered)
-        {
-            Reply(address, reply, requestType);
         }
     }
 

@@ -19,13 +19,12 @@ public abstract partial class MessagingServiceBase : IDropObserver
             return;
         }
 
-        if (!Envelope.TryRead(drop.PayloadPrefix, out var envelope) || envelope.Kind != EnvelopeKind.Request || !_pending.Remove(envelope.RequestId, out var pending))
+        if (!Envelope.TryRead(drop.PayloadPrefix, out var envelope) || envelope.Kind != EnvelopeKind.Request || !Take(envelope.RequestId, out var pending))
         {
             return;
         }
 
-        Finish(pending);
         var reason = drop.Reason is DropReason.Unreachable or DropReason.NoRoute ? RequestFailure.Unreachable : RequestFailure.Dropped;
-        pending.Fail(new RequestFailedException(reason, $"{pending.Description} was dropped at {drop.DroppedAt} after {drop.HopCount} hops ({drop.Reason})."));
+        pending.OnFailed(new RequestFailedException(reason, $"{pending.Description} was dropped at {drop.DroppedAt} after {drop.HopCount} hops ({drop.Reason})."));
     }
 }

@@ -64,9 +64,8 @@ public abstract partial class MessagingServiceBase
         Answer(envelope, request.Body[Envelope.SizeBytes..], context, request.ExchangeId);
     }
 
-    private Task<TReply> RequestReliably<TRequest, TReply>(ReliableEndpoint reliable, ulong id, KeyCoordinate destination, bool toServer, TRequest request, TimeSpan timeout, string description)
+    private RequestFailedException? RequestReliably<TRequest>(ReliableEndpoint reliable, ulong id, KeyCoordinate destination, bool toServer, TRequest request, TimeSpan timeout, PendingReply pending)
     {
-        var pending = new PendingRequest<TReply>(description) { RequestId = id };
         var envelope = new Envelope(EnvelopeKind.Request, TypeIdOf<TRequest>(), id);
         var body = _encoder.Encode(request);
         RequestFailedException? refused;
@@ -81,42 +80,42 @@ public abstract partial class MessagingServiceBase
         }
         else
         {
-            refused = SendReliably(reliable, envelope, body, destination, toServer, _requestSent, pending);
+            // A flow's send completion is not cancelled when the request ends, so it names the request it was for.
+            refused = SendReliably(reliable, envelope, body, destination, toServer, _requestSent, new SentRequest(pending, id));
         }
 
-        if (refused is not null)
+        if (refused is null)
         {
-            return Task.FromException<TReply>(refused);
+            Wait(id, pending, timeout);
         }
 
-        _pending.Add(id, pending);
-        pending.Timeout = Node.CreateTimer(() => TimeOut(id, description, timeout), timeout, Timeout.InfiniteTimeSpan);
-        return pending.Task;
+        return refused;
     }
 
     /// <summary>An exchange ended: its reply (or fault) completes the request, unless the reply follows on a flow; a failure fails it.</summary>
     private void OnExchangeEnded(object? state, in ExchangeReply reply, ReliableTransferException? error)
     {
-        var pending = (PendingRequest)state!;
+        // An exchange is cancelled when its request ends, so the one that ends here is the request's own.
+        var pending = (PendingReply)state!;
         if (!_pending.TryGetValue(pending.RequestId, out var current) || !ReferenceEquals(current, pending))
         {
             return;
         }
 
+        // The exchange is over: nothing to cancel when the request ends.
+        pending.ExchangeId = 0;
         if (error is not null)
         {
-            _pending.Remove(pending.RequestId);
-            Finish(pending);
-            pending.Fail(Failed(error, pending.Description));
+            Take(pending.RequestId, out _);
+            pending.OnFailed(Failed(error, pending.Description));
             return;
         }
 
         if (!Envelope.TryRead(reply.Body, Envelope.ReliableFlag, out var envelope) || envelope.RequestId != pending.RequestId
             || envelope.Kind is not (EnvelopeKind.Reply or EnvelopeKind.Fault or EnvelopeKind.ReplyFollows))
         {
-            _pending.Remove(pending.RequestId);
-            Finish(pending);
-            pending.Fail(new RequestFailedException(RequestFailure.HandlerFault, $"The reply to {pending.Description} from {reply.Source} is not a reply."));
+            Take(pending.RequestId, out _);
+            pending.OnFailed(new RequestFailedException(RequestFailure.HandlerFault, $"The reply to {pending.Description} from {reply.Source} is not a reply."));
             return;
         }
 
@@ -188,21 +187,10 @@ public abstract partial class MessagingServiceBase
     /// <summary>A reliable request's send ended: if the transport gave up, the request fails now rather than at its timeout.</summary>
     private void OnRequestSent(object? state, ReliableTransferException? error)
     {
-        var request = (PendingRequest)state!;
-        if (error is not null && _pending.Remove(request.RequestId, out var pending))
+        var sent = (SentRequest)state!;
+        if (error is not null && sent.Pending.RequestId == sent.RequestId && Take(sent.RequestId, out var pending))
         {
-            Finish(pending);
-            pending.Fail(Failed(error, pending.Description));
-        }
-    }
-
-    /// <summary>A request left the pending table: its timer stops, and so does its exchange if one is still open.</summary>
-    private void Finish(PendingRequest pending)
-    {
-        pending.Timeout?.Dispose();
-        if (pending.ExchangeId != 0)
-        {
-            _reliable?.Cancel(pending.ExchangeId);
+            pending.OnFailed(Failed(error, pending.Description));
         }
     }
 

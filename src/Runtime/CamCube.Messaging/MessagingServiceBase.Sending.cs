@@ -40,9 +40,38 @@ public abstract partial class MessagingServiceBase
     protected RouteStatus SendToServer<TMessage>(Coordinate server, TMessage message) =>
         Originate(EnvelopeKind.Message, 0, message, KeyCoordinate.At(server, 0), toServer: true);
 
+    /// <summary>
+    /// Routes <paramref name="request"/> to whichever live server is the root of <paramref name="key"/>;
+    /// <paramref name="pending"/>, which waits for nothing else, hears of its reply or failure later, on the
+    /// node's loop. The allocation-free form of <see cref="RequestAsync{TRequest, TReply}(KeyCoordinate, TRequest, TimeSpan)"/>
+    /// for a caller that keeps its <see cref="PendingReply"/> and asks again with it.
+    /// </summary>
+    /// <param name="key">The key coordinate whose root handles the request.</param>
+    /// <param name="request">The request; its type has a handler registered with <see cref="Handle{TRequest, TReply}"/>.</param>
+    /// <param name="timeout">How long to wait for the reply, on the node's clock.</param>
+    /// <param name="pending">What hears of the reply.</param>
+    /// <returns>Null if the request left (<paramref name="pending"/> is told later); otherwise why it was refused at once (<paramref name="pending"/> is never told).</returns>
+    /// <exception cref="InvalidOperationException"><typeparamref name="TRequest"/> has no handler in this service, the service is not registered, or <paramref name="pending"/> already waits.</exception>
+    protected RequestFailedException? Request<TRequest>(KeyCoordinate key, TRequest request, TimeSpan timeout, PendingReply pending)
+    {
+        ArgumentNullException.ThrowIfNull(pending);
+        return Request(key, toServer: false, request, timeout, pending);
+    }
+
     private Task<TReply> Request<TRequest, TReply>(KeyCoordinate destination, bool toServer, TRequest request, TimeSpan timeout)
     {
+        var pending = new PendingRequest<TReply>();
+        return Request(destination, toServer, request, timeout, pending) is { } refused ? Task.FromException<TReply>(refused) : pending.Task;
+    }
+
+    private RequestFailedException? Request<TRequest>(KeyCoordinate destination, bool toServer, TRequest request, TimeSpan timeout, PendingReply pending)
+    {
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(timeout, TimeSpan.Zero);
+        if (pending.IsWaiting)
+        {
+            throw new InvalidOperationException($"The pending reply already waits for {pending.Description}; it carries one request at a time.");
+        }
+
         if (_lastRequestId == 0)
         {
             // Ids start at a seeded random point, so a late reply to an earlier life of this node matches nothing.
@@ -50,10 +79,13 @@ public abstract partial class MessagingServiceBase
         }
 
         var id = ++_lastRequestId;
-        var description = $"{typeof(TRequest).Name} to {(toServer ? destination.Home.ToString() : destination.ToString())}";
+        pending.RequestType = typeof(TRequest);
+        pending.Destination = destination;
+        pending.ToServer = toServer;
+        pending.ExchangeId = 0;
         if (_reliable is { } reliable)
         {
-            return RequestReliably<TRequest, TReply>(reliable, id, destination, toServer, request, timeout, description);
+            return RequestReliably(reliable, id, destination, toServer, request, timeout, pending);
         }
 
         RouteStatus status;
@@ -63,31 +95,20 @@ public abstract partial class MessagingServiceBase
         }
         catch (RequestFailedException ex)
         {
-            return Task.FromException<TReply>(ex);
+            return ex;
         }
 
         if (status is not (RouteStatus.Queued or RouteStatus.DeliveredLocally))
         {
-            return Task.FromException<TReply>(Refused(status, description));
+            return Refused(status, pending.Description);
         }
 
-        var pending = new PendingRequest<TReply>(description);
-        _pending.Add(id, pending);
-        pending.Timeout = Node.CreateTimer(() => TimeOut(id, description, timeout), timeout, Timeout.InfiniteTimeSpan);
-        return pending.Task;
+        Wait(id, pending, timeout);
+        return null;
     }
 
     private ushort TypeIdOf<TMessage>() =>
         _typeIds.TryGetValue(typeof(TMessage), out var type) ? type : throw new InvalidOperationException($"{typeof(TMessage).Name} has no handler in service {Name}: register one with Handle in its constructor.");
-
-    private void TimeOut(ulong requestId, string description, TimeSpan timeout)
-    {
-        if (_pending.Remove(requestId, out var pending))
-        {
-            Finish(pending);
-            pending.Fail(new RequestFailedException(RequestFailure.TimedOut, $"No reply to {description} within {timeout.TotalMilliseconds:0} ms."));
-        }
-    }
 
     /// <summary>Encodes a message into a new packet and hands it to the node; a message too large fails before any packet leaves.</summary>
     private RouteStatus Originate<TMessage>(EnvelopeKind kind, ulong requestId, TMessage message, KeyCoordinate destination, bool toServer)

@@ -26,7 +26,6 @@ public abstract partial class MessagingServiceBase : ServiceBase
 {
     private readonly Dictionary<ushort, MessageHandler> _handlers = [];
     private readonly Dictionary<Type, ushort> _typeIds = [];
-    private readonly Dictionary<ulong, PendingRequest> _pending = [];
     private readonly MessageEncoder _encoder = new();
     private readonly MessagingOptions _options;
     private ulong _lastRequestId;
@@ -53,9 +52,6 @@ public abstract partial class MessagingServiceBase : ServiceBase
     /// <summary>Gets how the service's messages travel: best effort, or on the reliable transport.</summary>
     public MessageDelivery Delivery => _options.Delivery;
 
-    /// <summary>Gets how many requests of this service wait for their reply here.</summary>
-    public int PendingRequestCount => _pending.Count;
-
     /// <summary>
     /// Registers the handler of requests of type <typeparamref name="TRequest"/>, sent under
     /// <paramref name="messageType"/> (a number of this service's choosing, the same on every node):
@@ -80,6 +76,21 @@ public abstract partial class MessagingServiceBase : ServiceBase
     {
         ArgumentNullException.ThrowIfNull(handler);
         AddHandler(messageType, new AsyncRequestHandler<TRequest, TReply>(handler));
+    }
+
+    /// <summary>
+    /// Registers an asynchronous handler of requests of type <typeparamref name="TRequest"/> that answers
+    /// some requests in the upcall that brought them: <paramref name="atOnce"/> runs there, and a request it
+    /// answers costs no later turn of the loop; the others go to <paramref name="handler"/>, as with
+    /// <see cref="HandleAsynchronously{TRequest, TReply}(ushort, Func{TRequest, MessageContext, Task{TReply}})"/>.
+    /// If <paramref name="atOnce"/> throws, the asker's task fails with <see cref="RequestFailure.HandlerFault"/>.
+    /// </summary>
+    /// <exception cref="ArgumentException">The message type or <typeparamref name="TRequest"/> already has a handler.</exception>
+    protected void HandleAsynchronously<TRequest, TReply>(ushort messageType, TryAnswerAtOnce<TRequest, TReply> atOnce, Func<TRequest, MessageContext, Task<TReply>> handler)
+    {
+        ArgumentNullException.ThrowIfNull(atOnce);
+        ArgumentNullException.ThrowIfNull(handler);
+        AddHandler(messageType, new AsyncRequestHandler<TRequest, TReply>(handler, atOnce));
     }
 
     /// <summary>
@@ -120,16 +131,15 @@ public abstract partial class MessagingServiceBase : ServiceBase
             case EnvelopeKind.Reply:
             case EnvelopeKind.Fault:
                 // A reply to a request that already timed out, or to an earlier life of this node, finds nothing.
-                if (_pending.Remove(envelope.RequestId, out var pending))
+                if (Take(envelope.RequestId, out var pending))
                 {
-                    Finish(pending);
                     if (envelope.Kind == EnvelopeKind.Reply)
                     {
-                        pending.Complete(body);
+                        pending.OnReply(body);
                     }
                     else
                     {
-                        pending.Fail(new RequestFailedException((RequestFailure)envelope.Type, Encoding.UTF8.GetString(body)));
+                        pending.OnFailed(new RequestFailedException((RequestFailure)envelope.Type, Encoding.UTF8.GetString(body)));
                     }
                 }
 
@@ -150,14 +160,7 @@ public abstract partial class MessagingServiceBase : ServiceBase
     {
         _reliable?.Stop();
         _reliable = null;
-        var pending = _pending.Values.ToArray();
-        _pending.Clear();
-        foreach (var request in pending)
-        {
-            Finish(request);
-            request.Fail(new RequestFailedException(RequestFailure.Shutdown, $"Service {Name} stopped before the reply came."));
-        }
-
+        FailAllPending();
         base.OnDeregistered();
     }
 

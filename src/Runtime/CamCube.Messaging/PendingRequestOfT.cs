@@ -2,12 +2,12 @@ using ProtoBuf;
 
 namespace CamCube.Messaging;
 
-/// <summary>A request waiting for a reply of type <typeparamref name="TReply"/>.</summary>
+/// <summary>A request of <see cref="MessagingServiceBase"/>'s task API, waiting for a reply of type <typeparamref name="TReply"/>.</summary>
 /// <remarks>
 /// The task completes on the node's event loop, inside the upcall that brought the reply or the
 /// timer that ended it, so code after an <c>await</c> runs on the loop and may use the node.
 /// </remarks>
-internal sealed class PendingRequest<TReply>(string description) : PendingRequest(description)
+internal sealed class PendingRequest<TReply> : PendingReply
 {
     private readonly TaskCompletionSource<TReply> _completion = new();
 
@@ -15,7 +15,7 @@ internal sealed class PendingRequest<TReply>(string description) : PendingReques
     public Task<TReply> Task => _completion.Task;
 
     /// <inheritdoc/>
-    public override void Complete(ReadOnlySpan<byte> body)
+    protected internal override void OnReply(ReadOnlySpan<byte> body)
     {
         TReply reply;
         try
@@ -32,5 +32,5 @@ internal sealed class PendingRequest<TReply>(string description) : PendingReques
     }
 
     /// <inheritdoc/>
-    public override void Fail(RequestFailedException error) => _completion.TrySetException(error);
+    protected internal override void OnFailed(RequestFailedException error) => _completion.TrySetException(error);
 }

@@ -35,34 +35,46 @@ public sealed partial class KeyValueService
         }
     }
 
-    /// <summary>Asks the key's primary until it serves the call or the call's time is up; runs on the node's loop.</summary>
-    internal async Task<ClientReply> CallOnLoopAsync(ClientRequest request)
+    /// <summary>
+    /// Asks the key's primary until it serves the call or the call's time, from
+    /// <paramref name="startedAt"/> (now if null), is up; runs on the node's loop. A read waits at most
+    /// <see cref="KeyValueServiceOptions.ReadAttemptTimeout"/> per attempt and asks again after a lost
+    /// request or reply; a write has one attempt for the whole time.
+    /// </summary>
+    internal async Task<ClientReply> CallOnLoopAsync(ClientRequest request, long? startedAt = null)
     {
         var key = Key.FromBytes(request.Key);
         var clock = Node.TimeProvider;
-        var start = clock.GetTimestamp();
-        var mayHaveHappened = false;
+        var start = startedAt ?? clock.GetTimestamp();
+        var isRead = request.Operation == KeyValueOperation.Get;
+        var timedOut = false;
         var lastAnswer = "no answer yet";
         while (true)
         {
             var remaining = _options.RequestTimeout - clock.GetElapsedTime(start);
             if (remaining <= TimeSpan.Zero)
             {
-                throw mayHaveHappened
-                    ? new KeyValueStoreException(KeyValueFailure.TimedOut, $"The {request.Operation} of {key} did not complete within {_options.RequestTimeout.TotalMilliseconds:0} ms; a write may or may not have taken effect ({lastAnswer}).")
+                throw timedOut
+                    ? new KeyValueStoreException(KeyValueFailure.TimedOut, $"No answer to the {request.Operation} of {key} within {_options.RequestTimeout.TotalMilliseconds:0} ms ({lastAnswer}).")
                     : new KeyValueStoreException(KeyValueFailure.Unavailable, $"The primary of {key} could not serve the {request.Operation} within {_options.RequestTimeout.TotalMilliseconds:0} ms ({lastAnswer}).");
             }
 
             ClientReply reply;
             try
             {
-                reply = await RequestAsync<ClientRequest, ClientReply>(key, request, remaining).ConfigureAwait(true);
+                var attempt = isRead && _options.ReadAttemptTimeout < remaining ? _options.ReadAttemptTimeout : remaining;
+                reply = await RequestAsync<ClientRequest, ClientReply>(key, request, attempt).ConfigureAwait(true);
             }
             catch (RequestFailedException ex) when (MayAskAgain(ex, request))
             {
-                // The request never reached a primary (or it is a read), so asking again is safe.
+                // The request never reached a primary, or it is a read: asking again is safe.
+                timedOut = ex.Reason == RequestFailure.TimedOut;
                 lastAnswer = ex.Message;
-                await DelayAsync(_options.RetryDelay).ConfigureAwait(true);
+                if (!timedOut)
+                {
+                    await DelayAsync(_options.RetryDelay).ConfigureAwait(true);
+                }
+
                 continue;
             }
             catch (RequestFailedException ex)
@@ -79,6 +91,7 @@ public sealed partial class KeyValueService
                 case ReplyStatus.Indeterminate:
                     throw new KeyValueStoreException(KeyValueFailure.TimedOut, $"The {request.Operation} of {key} reached some replicas but not every one: it may or may not take effect.");
                 default:
+                    timedOut = false;
                     lastAnswer = $"the primary answered {reply.Status}";
                     await DelayAsync(_options.RetryDelay).ConfigureAwait(true);
                     break;
@@ -87,12 +100,15 @@ public sealed partial class KeyValueService
     }
 
     /// <summary>
-    /// A read may always be asked again. A write only when best-effort delivery says it was dropped
-    /// on the way (a drop notice): on the reliable transport a failed message may have been delivered.
+    /// A read may be asked again after any failure but a stop, a refusal or a fault of the request
+    /// itself, a lost request or reply included (its attempt timed out). A write only when it is known
+    /// not to have reached a primary: best-effort delivery's drop notice, or a refusal at once. It is
+    /// never asked again after a timeout: it may have been applied, and on the reliable transport the
+    /// exchange already resends it until the primary answers.
     /// </summary>
     private bool MayAskAgain(RequestFailedException ex, ClientRequest request) =>
         request.Operation == KeyValueOperation.Get
-            ? ex.Reason is not (RequestFailure.TimedOut or RequestFailure.Shutdown or RequestFailure.Refused or RequestFailure.MessageTooLarge or RequestFailure.NoHandler or RequestFailure.HandlerFault)
+            ? ex.Reason is not (RequestFailure.Shutdown or RequestFailure.Refused or RequestFailure.MessageTooLarge or RequestFailure.NoHandler or RequestFailure.HandlerFault)
             : Delivery == MessageDelivery.BestEffort && ex.Reason is RequestFailure.Unreachable or RequestFailure.Dropped or RequestFailure.QueueFull;
 
     private static KeyValueStoreException Failure(RequestFailedException ex, KeyValueOperation operation, Key key) => ex.Reason switch

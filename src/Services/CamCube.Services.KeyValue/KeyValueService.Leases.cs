@@ -1,3 +1,5 @@
+using System.Diagnostics.CodeAnalysis;
+using CamCube.Messaging;
 using CamCube.Services.KeyValue.Leases;
 using CamCube.Services.KeyValue.Messages;
 using CamCube.Services.KeyValue.Replication;
@@ -97,6 +99,38 @@ public sealed partial class KeyValueService
     /// <summary>Whether the primary may answer a read of the key from what it holds: its lease runs and it promised no newer primary itself.</summary>
     private bool HoldsLease(Key key, KeyLane lane) =>
         LeasesOn && lane.Ballot != 0 && Now < lane.LeaseUntil && PromisedBallot(key) <= lane.Ballot;
+
+    /// <summary>
+    /// Answers a get in the upcall that brought it (no later turn of the loop, no task) when the
+    /// primary would answer it at once anyway: the key's lane is idle, this server holds the key
+    /// under its ballot with the current replica set and keeps its newest value, and its read lease
+    /// runs. Anything else goes to <see cref="ServeAsync"/>, which decides as always.
+    /// </summary>
+    private bool TryServeUnderLease(ClientRequest request, MessageContext context, [MaybeNullWhen(false)] out ClientReply reply)
+    {
+        reply = null;
+        if (request.Operation != KeyValueOperation.Get || request.Key.Length != Key.SizeBytes || !HasMajority)
+        {
+            return false;
+        }
+
+        var key = Key.FromBytes(request.Key);
+        if (!_lanes.TryGetValue(key, out var lane) || !lane.IsIdle || !lane.IsHeldKnown || lane.Ballot == 0)
+        {
+            return false;
+        }
+
+        var set = CurrentSet(key, lane);
+        if (!ReferenceEquals(set, lane.Set) || set[0] != Node.Self || !HoldsLease(key, lane))
+        {
+            return false;
+        }
+
+        Statistics.ReadsUnderLease++;
+        Statistics.ReadsAnsweredAtOnce++;
+        reply = lane.Held is { IsDeleted: false } held ? new ClientReply { Found = true, Version = held.Version, Value = held.Value! } : new ClientReply();
+        return true;
+    }
 
     private static TimeSpan LongestLeaseWait(Promise[] promises)
     {

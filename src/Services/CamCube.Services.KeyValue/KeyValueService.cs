@@ -41,7 +41,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         _options = options ?? KeyValueServiceOptions.Default;
         _options.Validate();
         _valueBytesMax = _options.ValueBytesMax;
-        HandleAsynchronously<ClientRequest, ClientReply>(KeyValueMessageType.ClientRequest, (request, _) => ServeAsync(request));
+        HandleAsynchronously<ClientRequest, ClientReply>(KeyValueMessageType.ClientRequest, TryServeUnderLease, (request, _) => ServeAsync(request));
         HandleAsynchronously<Prepare, Promise>(KeyValueMessageType.Prepare, (prepare, context) => OnPrepareAsync(prepare, context.Source));
         HandleAsynchronously<Accept, Accepted>(KeyValueMessageType.Accept, (accept, context) => OnAcceptAsync(accept, context.Source));
         HandleAsynchronously<AcceptBatch, AcceptedBatch>(KeyValueMessageType.AcceptBatch, (batch, context) => OnAcceptBatchAsync(batch, context.Source));
@@ -92,11 +92,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
     }
 
     /// <inheritdoc/>
-    public Task<VersionedValue?> GetAsync(Key key, CancellationToken cancellationToken = default) =>
-        CallAsync(
-            new ClientRequest { Key = KeyBytes(key), Operation = KeyValueOperation.Get },
-            static reply => reply.Found ? new VersionedValue(reply.Version, reply.Value) : null,
-            cancellationToken);
+    public Task<VersionedValue?> GetAsync(Key key, CancellationToken cancellationToken = default) => StartGetAsync(key, cancellationToken);
 
     /// <inheritdoc/>
     public Task<WriteOutcome> PutAsync(Key key, ReadOnlyMemory<byte> value, WriteCondition condition = default, CancellationToken cancellationToken = default)

@@ -20,6 +20,15 @@ public sealed record KeyValueServiceOptions
     /// <summary>Gets how long a call of <see cref="IKeyValueStore"/> waits in all, retries included, before it fails with <see cref="KeyValueFailure.TimedOut"/>.</summary>
     public TimeSpan RequestTimeout { get; init; } = TimeSpan.FromSeconds(5);
 
+    /// <summary>
+    /// Gets how long a read waits for one attempt's answer before it asks again, within
+    /// <see cref="RequestTimeout"/> (500 ms by default): a read has no effect, so one whose request or
+    /// reply was lost is asked again rather than waited on for the whole time. A write is never asked
+    /// again on a lost answer (it may have been applied); on the reliable transport its one attempt is
+    /// resent by the transport and runs exactly once.
+    /// </summary>
+    public TimeSpan ReadAttemptTimeout { get; init; } = TimeSpan.FromMilliseconds(500);
+
     /// <summary>Gets how long the primary waits for a replica's answer before the round fails.</summary>
     public TimeSpan ReplicationTimeout { get; init; } = TimeSpan.FromSeconds(1);
 
@@ -27,17 +36,22 @@ public sealed record KeyValueServiceOptions
     public TimeSpan RetryDelay { get; init; } = TimeSpan.FromMilliseconds(10);
 
     /// <summary>
-    /// Gets how the store's messages travel (every node of a cube must use the same):
-    /// <see cref="MessageDelivery.BestEffort"/> (the default), one packet each, or
-    /// <see cref="MessageDelivery.Reliable"/>, on the reliable transport, for values larger than a packet.
+    /// Gets how the store's messages travel (every node of a cube must use the same; a server of the
+    /// other kind drops them as malformed): <see cref="MessageDelivery.Reliable"/> (the default), on the
+    /// reliable transport's one-packet exchanges (a request that fits one packet and its reply: two
+    /// packets without loss, as best effort; a lost one is resent on the peer's retransmission timeout
+    /// and the handler runs once, so a write is never applied twice) and flows for values larger than a
+    /// packet; or <see cref="MessageDelivery.BestEffort"/>, one packet each way, where a lost request or
+    /// reply of a write costs the whole <see cref="RequestTimeout"/> (docs/key-value-store.md, "Limits").
     /// </summary>
-    public MessageDelivery Delivery { get; init; } = MessageDelivery.BestEffort;
+    public MessageDelivery Delivery { get; init; } = MessageDelivery.Reliable;
 
     /// <summary>
-    /// Gets the largest value, in bytes (8 KiB by default). With <see cref="MessageDelivery.BestEffort"/>
-    /// a value travels in one packet, so the node's packet capacity lowers it further when smaller;
-    /// with <see cref="MessageDelivery.Reliable"/> it may go up to the reliable transport's message
-    /// limit (64 MiB by default). A larger value is refused with an <see cref="ArgumentException"/>.
+    /// Gets the largest value, in bytes (8 KiB by default: a memcached item of the front-end's, and a
+    /// write that stays a few packets; raise it for larger values). With <see cref="MessageDelivery.Reliable"/>
+    /// it may go up to the reliable transport's message limit (64 MiB by default); with
+    /// <see cref="MessageDelivery.BestEffort"/> a value travels in one packet, so the node's packet
+    /// capacity lowers it further when smaller. A larger value is refused with an <see cref="ArgumentException"/>.
     /// </summary>
     public int ValueBytesMax { get; init; } = 8 * 1024;
 
@@ -99,6 +113,7 @@ public sealed record KeyValueServiceOptions
         ArgumentOutOfRangeException.ThrowIfLessThan(ReplicaCount, 1, nameof(ReplicaCount));
         ArgumentOutOfRangeException.ThrowIfLessThan(ReReplicationDelay, TimeSpan.Zero, nameof(ReReplicationDelay));
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(RequestTimeout, TimeSpan.Zero, nameof(RequestTimeout));
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(ReadAttemptTimeout, TimeSpan.Zero, nameof(ReadAttemptTimeout));
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(ReplicationTimeout, TimeSpan.Zero, nameof(ReplicationTimeout));
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(RetryDelay, TimeSpan.Zero, nameof(RetryDelay));
         ArgumentOutOfRangeException.ThrowIfLessThan(ValueBytesMax, 0, nameof(ValueBytesMax));
@@ -116,6 +131,11 @@ public sealed record KeyValueServiceOptions
 
         ArgumentOutOfRangeException.ThrowIfLessThan(CommitQueueWritesMax, 1, nameof(CommitQueueWritesMax));
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(TombstoneLifetime, TimeSpan.Zero, nameof(TombstoneLifetime));
+        if (!Enum.IsDefined(Delivery))
+        {
+            throw new ArgumentOutOfRangeException(nameof(Delivery), Delivery, "Not a message delivery.");
+        }
+
         if (!Enum.IsDefined(Commits))
         {
             throw new ArgumentOutOfRangeException(nameof(Commits), Commits, "Not a commit mode.");

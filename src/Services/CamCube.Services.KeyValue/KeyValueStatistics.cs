@@ -33,6 +33,9 @@ public sealed class KeyValueStatistics
     /// <summary>Gets the reads this server answered as primary under its read lease, without asking the other replicas.</summary>
     public long ReadsUnderLease { get; internal set; }
 
+    /// <summary>Gets the reads of <see cref="ReadsUnderLease"/> answered in the upcall that brought them (the key idle, its value held), without a later turn of the loop.</summary>
+    public long ReadsAnsweredAtOnce { get; internal set; }
+
     /// <summary>Gets the reads (and refused conditional writes) for which this server, as primary, checked its ballot with the other replicas.</summary>
     public long ReadConfirms { get; internal set; }
 

@@ -92,7 +92,7 @@ public sealed partial class ReliableEndpoint
 
         _progressTimeoutTicks = Ticks(_options.ProgressTimeout);
         _receiveIdleTicks = Ticks(_options.ReceiveFlowIdleTimeout);
-        _incarnation = (ulong)(uint)node.Random.Next() << 32;
+        _incarnation = (ulong)NewIncarnation(node.Random.Next(), node.TimeProvider.GetUtcNow().UtcTicks) << 32;
         _timer = node.CreateTimer(OnTimer, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
     }
 
@@ -271,6 +271,22 @@ public sealed partial class ReliableEndpoint
     }
 
     private ulong NextFlowId() => _incarnation | ++_lastFlowNumber;
+
+    /// <summary>
+    /// This life's incarnation, the high half of every flow and exchange id. A node's random source
+    /// repeats with its seed, so a restarted node would draw its previous life's, and its peers would
+    /// take its new ids for old ones (answer a request with an earlier life's kept reply, refuse it as
+    /// stale, drop a flow's packets as duplicates). The start time, which differs from life to life
+    /// (virtual in the simulator, so a run still replays), is mixed in (SplitMix64's finaliser).
+    /// </summary>
+    private static uint NewIncarnation(int random, long startTicks)
+    {
+        var mixed = (ulong)startTicks ^ ((ulong)(uint)random << 32);
+        mixed = (mixed ^ (mixed >> 30)) * 0xBF58476D1CE4E5B9UL;
+        mixed = (mixed ^ (mixed >> 27)) * 0x94D049BB133111EBUL;
+        mixed ^= mixed >> 31;
+        return (uint)(mixed ^ (mixed >> 32));
+    }
 
     /// <summary>Lists a flow for polling and asks the node to poll, or delivers at once if the flow's server is this one.</summary>
     private void Activate(SendFlow flow)

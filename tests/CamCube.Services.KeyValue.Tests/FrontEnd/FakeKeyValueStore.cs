@@ -3,13 +3,16 @@ namespace CamCube.Services.KeyValue.Tests.FrontEnd;
 /// <summary>
 /// A one-process <see cref="IKeyValueStore"/> for the front-end's unit tests: a locked map with one
 /// version counter for all keys, answering at once; <see cref="Failure"/> makes every call fail, and
-/// <see cref="HoldReads"/> keeps every read waiting until <see cref="FailHeldReads"/>.
+/// <see cref="HoldReads"/> keeps every read waiting until <see cref="FailHeldReads"/>. It reads into
+/// the front-end's reusable gets too (<see cref="IReusableGets"/>), as the replicated store does, and
+/// counts them.
 /// </summary>
-internal sealed class FakeKeyValueStore : IKeyValueStore
+internal sealed class FakeKeyValueStore : IKeyValueStore, IReusableGets
 {
     private readonly Dictionary<Key, VersionedValue> _values = [];
     private readonly object _gate = new();
     private readonly List<TaskCompletionSource<VersionedValue?>> _heldReads = [];
+    private readonly List<StoreGet> _heldGets = [];
     private long _version;
 
     /// <summary>Gets or sets the failure every call throws, or null for none.</summary>
@@ -25,19 +28,30 @@ internal sealed class FakeKeyValueStore : IKeyValueStore
         {
             lock (_gate)
             {
-                return _heldReads.Count;
+                return _heldReads.Count + _heldGets.Count;
             }
         }
     }
+
+    /// <summary>Gets how many reusable gets were started.</summary>
+    public int ReusableGets { get; private set; }
 
     /// <summary>Fails every waiting read with <paramref name="failure"/>, as the store does when its time is up.</summary>
     public void FailHeldReads(KeyValueFailure failure)
     {
         TaskCompletionSource<VersionedValue?>[] held;
+        StoreGet[] heldGets;
         lock (_gate)
         {
             held = [.. _heldReads];
             _heldReads.Clear();
+            heldGets = [.. _heldGets];
+            _heldGets.Clear();
+        }
+
+        foreach (var get in heldGets)
+        {
+            get.Outcome.Failed(new KeyValueStoreException(failure, $"the fake store's held read fails: {failure}"));
         }
 
         foreach (var read in held)
@@ -73,6 +87,34 @@ internal sealed class FakeKeyValueStore : IKeyValueStore
         }
 
         return Task.FromResult(this[key]);
+    }
+
+    public bool TryStartGet(StoreGet get)
+    {
+        lock (_gate)
+        {
+            ReusableGets++;
+            if (HoldReads)
+            {
+                _heldGets.Add(get);
+                return true;
+            }
+        }
+
+        if (Failure is { } failure)
+        {
+            get.Outcome.Failed(new KeyValueStoreException(failure, $"the fake store fails: {failure}"));
+        }
+        else if (this[get.Key] is { } found)
+        {
+            get.Outcome.Found(found.Version, found.Value.Span);
+        }
+        else
+        {
+            get.Outcome.Missing();
+        }
+
+        return true;
     }
 
     public Task<WriteOutcome> PutAsync(Key key, ReadOnlyMemory<byte> value, WriteCondition condition = default, CancellationToken cancellationToken = default)

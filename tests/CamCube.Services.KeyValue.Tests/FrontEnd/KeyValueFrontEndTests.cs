@@ -160,6 +160,21 @@ public sealed class KeyValueFrontEndTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task GetsOfSeveralKeysReadThroughTheConnectionsReusableReadsInOrderWhenTheStoreHasThem()
+    {
+        await _client.AskAsync("set a 1 0 1\r\nx\r\n");
+        await _client.AskAsync("set c 3 0 2\r\nzz\r\n");
+        var versionA = _store[Key.Hash("a"u8)]!.Version;
+        var versionC = _store[Key.Hash("c"u8)]!.Version;
+
+        Assert.Equal($"VALUE a 1 1 {versionA}\r\nx\r\nVALUE c 3 2 {versionC}\r\nzz\r\nEND\r\n", await _client.AskAsync("gets a b c\r\n", "END\r\n"));
+        Assert.Equal("VALUE c 3 2\r\nzz\r\nEND\r\n", await _client.AskAsync("get c\r\n", "END\r\n"));
+
+        // Each key of each get took one reusable read, the flush_all mark none (it was read once, at the first get).
+        Assert.Equal(4, _store.ReusableGets);
+    }
+
+    [Fact]
     public async Task BadCommandsGetOneLineErrorsAndTheConnectionAndItsDataSurviveWhenMalformed()
     {
         await _client.AskAsync("set kept 0 0 4\r\nkept\r\n");

@@ -11,7 +11,7 @@ internal static partial class CubeCommand
         usage: camcube cube <up|status|kill|start|down> [options]
 
           cube up [--shape 3x3x3] [--base-port 17000] [--memcached-port 11211 | --no-memcached]
-                  [--kv-port 11311 | --no-kv] [--kv-storage sqlite|memory]
+                  [--kv-port 11311 | --no-kv] [--kv-storage sqlite|memory] [--kv-delivery reliable|best-effort]
                   [--in-process] [--detach] [--heartbeat-ms 100] [--timeout-ms 350] [--node PROGRAM]
                         start one node per server on loopback (child processes, or threads with --in-process),
                         show their state live, and stop them all on Ctrl-C; --detach leaves the cube running;
@@ -20,7 +20,9 @@ internal static partial class CubeCommand
                         --CamCube:Coordinate=..., ports, key file, control socket and timing as settings;
                         the built-in node runs the replicated key-value store, each node's database in the
                         state directory's data (sqlite, kept across cubes) or in memory, and its memcached
-                        front-end on --kv-port + i (camcube kv talks to it)
+                        front-end on --kv-port + i (camcube kv talks to it); its messages travel on the
+                        reliable transport (a lost packet is resent, a write runs once) unless --kv-delivery
+                        best-effort, the same on every node
           cube health x,y,z      ask a node's health checks (links up, servers reachable, loop responsive): exit 0
                                  when healthy or degraded, 1 when unhealthy or silent
           cube status [--json]   each node's links, reachable servers and traffic; 'dropped' counts frames the runtime
@@ -65,7 +67,7 @@ internal static partial class CubeCommand
     /// <exception cref="UsageException">An argument is unknown, repeated, malformed or out of range.</exception>
     internal static (CubeOptions Options, ArgumentReader Reader) ReadUp(IReadOnlyList<string> args)
     {
-        var reader = new ArgumentReader("cube up", args, ["--shape", "--base-port", "--memcached-port", "--kv-port", "--kv-storage", "--heartbeat-ms", "--timeout-ms", "--state-dir", "--instance", "--node"], ["--in-process", "--detach", "--no-memcached", "--no-kv", "--supervise"]);
+        var reader = new ArgumentReader("cube up", args, ["--shape", "--base-port", "--memcached-port", "--kv-port", "--kv-storage", "--kv-delivery", "--heartbeat-ms", "--timeout-ms", "--state-dir", "--instance", "--node"], ["--in-process", "--detach", "--no-memcached", "--no-kv", "--supervise"]);
         if (reader.Positional.Count > 0)
         {
             throw new UsageException($"cube up: unexpected argument '{reader.Positional[0]}'.");
@@ -93,6 +95,9 @@ internal static partial class CubeCommand
             MemcachedBasePort = reader.Flag("--no-memcached") || program is not null ? null : reader.Int("--memcached-port", 11_211, 1, 65_535 - (int)shape.ServerCount),
             KeyValueBasePort = reader.Flag("--no-kv") || program is not null ? null : reader.Int("--kv-port", defaults.KeyValueBasePort!.Value, 1, 65_535 - (int)shape.ServerCount),
             KeyValueStorage = KeyValueStorage(reader.Single("--kv-storage")),
+            KeyValueDelivery = reader.Single("--kv-delivery") is { } delivery
+                ? Nodes.KeyValueNodeSettings.ParseDelivery(delivery) ?? throw new UsageException($"--kv-delivery: '{delivery}' is neither {Nodes.KeyValueNodeSettings.Reliable} nor {Nodes.KeyValueNodeSettings.BestEffort}.")
+                : null,
             InProcess = reader.Flag("--in-process"),
             HeartbeatInterval = TimeSpan.FromMilliseconds(heartbeat),
             HeartbeatTimeout = reader.Single("--timeout-ms") is null ? null : TimeSpan.FromMilliseconds(reader.Int("--timeout-ms", 0, heartbeat + 1, 600_000)),

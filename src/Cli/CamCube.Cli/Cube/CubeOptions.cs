@@ -16,6 +16,9 @@ internal sealed record CubeOptions
     /// <summary>Gets the store's backend on every node: sqlite (one database per node under the state directory's data) or memory.</summary>
     public string KeyValueStorage { get; init; } = Nodes.KeyValueNodeSettings.Sqlite;
 
+    /// <summary>Gets how the store's messages travel on every node, or null for the nodes' own setting (reliable unless their configuration says otherwise, the same for all).</summary>
+    public Messaging.MessageDelivery? KeyValueDelivery { get; init; }
+
     public bool InProcess { get; init; }
 
     /// <summary>Gets the node program every node runs (a .dll run with dotnet, or an executable), or null for the built-in node.</summary>

@@ -27,11 +27,12 @@ internal static class NodeLaunch
     public static IPEndPoint? Memcached(Coordinate self, CubeOptions cube) =>
         cube.MemcachedBasePort is { } port ? new IPEndPoint(IPAddress.Loopback, port + (int)cube.Shape.IndexOf(self)) : null;
 
-    /// <summary>The store's settings of the node at <paramref name="self"/>: its backend, the state directory's data for its database, its front-end.</summary>
+    /// <summary>The store's settings of the node at <paramref name="self"/>: its backend, the state directory's data for its database, its front-end, its delivery.</summary>
     public static Nodes.KeyValueNodeSettings KeyValue(Coordinate self, CubeLayout layout, CubeOptions cube) => new(
         cube.KeyValueStorage,
         layout.DataDirectory,
-        cube.KeyValueBasePort is { } port ? new IPEndPoint(IPAddress.Loopback, port + (int)cube.Shape.IndexOf(self)) : null);
+        cube.KeyValueBasePort is { } port ? new IPEndPoint(IPAddress.Loopback, port + (int)cube.Shape.IndexOf(self)) : null,
+        Delivery: cube.KeyValueDelivery ?? Messaging.MessageDelivery.Reliable);
 
     /// <summary>The settings of a node process; it also stops when its standard input (the supervisor's pipe) closes.</summary>
     public static IEnumerable<string> Arguments(Coordinate self, CubeLayout layout, CubeOptions cube)
@@ -66,6 +67,12 @@ internal static class NodeLaunch
         if (keyValue.FrontEnd is { } frontEnd)
         {
             yield return string.Create(CultureInfo.InvariantCulture, $"--{Nodes.KeyValueNodeSettings.Section}:Port={frontEnd.Port}");
+        }
+
+        if (cube.KeyValueDelivery is { } delivery)
+        {
+            // Given only when asked for, so a setting in the environment (KeyValue__Delivery) reaches every node alike.
+            yield return $"--{Nodes.KeyValueNodeSettings.Section}:Delivery={Nodes.KeyValueNodeSettings.NameOf(delivery)}";
         }
     }
 

@@ -1,5 +1,7 @@
 using System.Net;
 using CamCube.Hosting;
+using CamCube.Messaging;
+using CamCube.Services.KeyValue;
 using CamCube.Services.KeyValue.Storage;
 using Microsoft.Extensions.Configuration;
 
@@ -9,13 +11,15 @@ namespace CamCube.Cli.Nodes;
 /// The store's settings in the built-in node, from the configuration section <c>KeyValue</c>:
 /// <c>Storage</c> (<c>sqlite</c>, the default: one database per node in <c>Directory</c>, by default
 /// the cube's state directory's <c>data</c>; or <c>memory</c>), and the memcached front-end's
-/// <c>Port</c> and <c>Host</c> (none without a port).
+/// <c>Port</c> and <c>Host</c> (none without a port); <c>Delivery</c> (<c>reliable</c>, the default, or
+/// <c>best-effort</c>: how the store's messages travel, the same on every node of a cube).
 /// </summary>
 /// <param name="Storage">The backend: sqlite or memory.</param>
 /// <param name="Directory">Where the SQLite database goes.</param>
 /// <param name="FrontEnd">Where the front-end listens, or null for none.</param>
 /// <param name="CacheReadsStore">Whether the node's cache reads the store's replica on a miss at a key's root and keeps no second copy of it (camcubeos 5.2); off by default, as the cache then serves the store's values under the same names (a cache flush_all or delete does not remove them).</param>
-internal sealed record KeyValueNodeSettings(string Storage, string Directory, IPEndPoint? FrontEnd, bool CacheReadsStore = false)
+/// <param name="Delivery">How the store's messages travel (<see cref="KeyValueServiceOptions.Delivery"/>); every node of a cube must use the same.</param>
+internal sealed record KeyValueNodeSettings(string Storage, string Directory, IPEndPoint? FrontEnd, bool CacheReadsStore = false, MessageDelivery Delivery = MessageDelivery.Reliable)
 {
     /// <summary>The configuration section.</summary>
     public const string Section = "KeyValue";
@@ -25,6 +29,26 @@ internal sealed record KeyValueNodeSettings(string Storage, string Directory, IP
 
     /// <summary>The memory backend's name.</summary>
     public const string Memory = "memory";
+
+    /// <summary>The name of <see cref="MessageDelivery.Reliable"/> in the settings.</summary>
+    public const string Reliable = "reliable";
+
+    /// <summary>The name of <see cref="MessageDelivery.BestEffort"/> in the settings.</summary>
+    public const string BestEffort = "best-effort";
+
+    /// <summary>Gets the store's settings on the node: its defaults with <see cref="Delivery"/>.</summary>
+    public KeyValueServiceOptions StoreOptions => KeyValueServiceOptions.Default with { Delivery = Delivery };
+
+    /// <summary>The delivery a name stands for (<c>reliable</c> or <c>best-effort</c>, any case); null for another name.</summary>
+    public static MessageDelivery? ParseDelivery(string name) => name.ToLowerInvariant() switch
+    {
+        Reliable => MessageDelivery.Reliable,
+        BestEffort => MessageDelivery.BestEffort,
+        _ => null,
+    };
+
+    /// <summary>The name of a delivery in the settings.</summary>
+    public static string NameOf(MessageDelivery delivery) => delivery == MessageDelivery.BestEffort ? BestEffort : Reliable;
 
     /// <summary>Reads and checks the section (and the node's control socket, beside which the database goes by default).</summary>
     /// <exception cref="CamCubeConfigurationException">A setting is not valid; the one-line message names it.</exception>
@@ -43,8 +67,11 @@ internal sealed record KeyValueNodeSettings(string Storage, string Directory, IP
             var text when bool.TryParse(text, out var value) => value,
             var text => throw new CamCubeConfigurationException($"{Section}:CacheReadsStore: '{text}' is neither true nor false."),
         };
+        var delivery = section["Delivery"] is { } deliveryText
+            ? ParseDelivery(deliveryText) ?? throw new CamCubeConfigurationException($"{Section}:Delivery: '{deliveryText}' is neither {Reliable} nor {BestEffort}.")
+            : MessageDelivery.Reliable;
         var socket = configuration[$"{CamCubeNodeOptions.SectionName}:{nameof(CamCubeNodeOptions.ControlSocket)}"];
-        return new KeyValueNodeSettings(storage, Path.GetFullPath(DefaultDirectory(section, socket)), ReferenceServices.ListenEndPoint(section), cacheReadsStore);
+        return new KeyValueNodeSettings(storage, Path.GetFullPath(DefaultDirectory(section, socket)), ReferenceServices.ListenEndPoint(section), cacheReadsStore, delivery);
     }
 
     /// <summary>Where the database goes: <c>Directory</c>; else <c>data</c> beside the node's control socket (the node's own state); else the default state directory's <c>data</c>.</summary>

@@ -24,6 +24,8 @@ internal static class NodeCommand
           --kv-storage       the key-value store's backend: sqlite (default; its database keyvalue-x-y-z.db in
                              --kv-dir, default the state directory's data) or memory
           --kv-port          serve the key-value store's memcached front-end on this port (with --kv-host)
+          --kv-delivery      how the store's messages travel: reliable (default; a lost packet is resent on the
+                             reliable transport, a write runs once) or best-effort; the same on every node
           --kv-cache         the cache reads the store on a miss at a key's root, keeping no second copy
                              (camcubeos 5.2, memId = objId); it then serves the store's values by the same names
           --heartbeat-ms     heartbeat interval (default 100); --timeout-ms link timeout (default 3.5 x interval)

@@ -36,7 +36,7 @@ internal static class ReferenceServices
         node.Services.TryAddSingleton(sp => sp.GetRequiredService<KeyValueNodeSettings>().Open(KeyValueNodeSettings.NodeName(sp.GetRequiredService<IConfiguration>()[$"{CamCubeNodeOptions.SectionName}:{nameof(CamCubeNodeOptions.Coordinate)}"])));
         return node.AddService(_ => new LinkBenchmarkService())
             .AddService(sp => new CacheService(valueSource: CacheSource(sp.GetRequiredService<KeyValueNodeSettings>(), sp.GetRequiredService<IKeyValueStorage>())))
-            .AddService(sp => new KeyValueService(sp.GetRequiredService<IKeyValueStorage>()))
+            .AddService(sp => new KeyValueService(sp.GetRequiredService<IKeyValueStorage>(), sp.GetRequiredService<KeyValueNodeSettings>().StoreOptions))
             .AddFrontEnd(sp => MemcachedFrontEnd(ListenEndPoint(sp.GetRequiredService<IConfiguration>().GetSection(MemcachedSection))))
             .AddFrontEnd(sp => KeyValueFrontEnd(sp.GetRequiredService<KeyValueNodeSettings>().FrontEnd));
     }
@@ -48,7 +48,7 @@ internal static class ReferenceServices
         var storage = keyValue.Open(nodeName);
         parts.Services.Add(new LinkBenchmarkService());
         parts.Services.Add(new CacheService(valueSource: CacheSource(keyValue, storage)));
-        parts.Services.Add(new KeyValueService(storage));
+        parts.Services.Add(new KeyValueService(storage, keyValue.StoreOptions));
         parts.FrontEnds.Add(MemcachedFrontEnd(memcached));
         parts.FrontEnds.Add(KeyValueFrontEnd(keyValue.FrontEnd));
         return parts;

@@ -41,17 +41,29 @@ internal sealed class FlushStamp
     }
 
     /// <summary>Gets the last flush_all, reading it from the store when the copy here is older than the check interval.</summary>
-    public ValueTask<FlushMark> CurrentAsync()
+    public ValueTask<FlushMark> CurrentAsync() => ReadToAwait() is { } reading ? new ValueTask<FlushMark>(reading) : new ValueTask<FlushMark>(LastKnown);
+
+    /// <summary>
+    /// Gets the read of the last flush_all that a get must await before it uses <see cref="LastKnown"/>, or null
+    /// when the copy here is fresh (younger than the check interval). Once half the interval has passed a read
+    /// starts in the background, so a steady stream of gets never waits for one.
+    /// </summary>
+    public Task<FlushMark>? ReadToAwait()
     {
         lock (_gate)
         {
-            if (_checked && _time.GetTimestamp() - _checkedAt < _checkTimestampTicks)
+            var age = _time.GetTimestamp() - _checkedAt;
+            if (_checked && age < _checkTimestampTicks)
             {
-                return new ValueTask<FlushMark>(_mark);
+                if (age >= _checkTimestampTicks / 2)
+                {
+                    StartReading();
+                }
+
+                return null;
             }
 
-            _reading ??= ReadAsync();
-            return new ValueTask<FlushMark>(_reading);
+            return StartReading();
         }
     }
 
@@ -73,6 +85,23 @@ internal sealed class FlushStamp
             _checkedAt = _time.GetTimestamp();
             _checked = true;
         }
+    }
+
+    /// <summary>The read under way, or a new one; one that ended at once (the store failed at once) is not kept as under way.</summary>
+    private Task<FlushMark> StartReading()
+    {
+        if (_reading is { } reading)
+        {
+            return reading;
+        }
+
+        reading = ReadAsync();
+        if (!reading.IsCompleted)
+        {
+            _reading = reading;
+        }
+
+        return reading;
     }
 
     private async Task<FlushMark> ReadAsync()

@@ -18,6 +18,7 @@ internal sealed partial class KeyValueCommands
     private readonly KeyValueFrontEndOptions _options;
     private readonly TimeProvider _time;
     private readonly FlushStamp _flush;
+    private readonly IReusableGets? _reusableGets;
 
     /// <summary>Creates the commands over a store.</summary>
     public KeyValueCommands(IKeyValueStore store, KeyValueFrontEndOptions options)
@@ -26,7 +27,11 @@ internal sealed partial class KeyValueCommands
         _options = options;
         _time = options.Connections.TimeProvider;
         _flush = new FlushStamp(store, _time, options.FlushCheckMilliseconds);
+        _reusableGets = store as IReusableGets;
     }
+
+    /// <summary>Gets whether the store reads into a connection's reusable reads (<see cref="StartRead"/>); else gets go through <see cref="GetAsync"/>.</summary>
+    public bool ReadsReusably => _reusableGets is not null;
 
     /// <summary>Gets what the clients asked.</summary>
     public KeyValueFrontEndStatistics Statistics { get; } = new();
@@ -121,6 +126,49 @@ internal sealed partial class KeyValueCommands
         {
             return KeyValueReply.StoreFailed(ex.Reason, read: expirationSeconds is null);
         }
+    }
+
+    /// <summary>Starts one key of get or gets with a connection's reusable read; one that cannot start fails at once.</summary>
+    public void StartRead(StoreRead read, Key key)
+    {
+        read.Prepare(key);
+        if (!_reusableGets!.TryStartGet(read.Get))
+        {
+            read.Failed(new KeyValueStoreException(KeyValueFailure.Unavailable, "The get could not start: the store is not on a running node, or its node's queue is full."));
+        }
+    }
+
+    /// <summary>Gets the read of the last flush_all that the reads started now must await before <see cref="TryReadItem"/>, or null when the one known here is fresh.</summary>
+    public Task<FlushMark>? FlushToAwait() => _flush.ReadToAwait();
+
+    /// <summary>
+    /// The answer to one key of a get that <paramref name="read"/> ended: true with the client's bytes and
+    /// flags when the item is there for a client (not expired, not flushed), false on a miss or with the
+    /// error line of a failure. Counts the key as a get.
+    /// </summary>
+    public bool TryReadItem(StoreRead read, out ReadOnlySpan<byte> data, out uint flags, out byte[]? errorLine)
+    {
+        data = default;
+        flags = 0;
+        errorLine = null;
+        if (read.Status == StoreReadStatus.Failed)
+        {
+            errorLine = KeyValueReply.StoreFailed(read.Error is KeyValueStoreException failure ? failure.Reason : KeyValueFailure.Shutdown, read: true).ErrorLine;
+            return false;
+        }
+
+        var hit = false;
+        if (read.Status == StoreReadStatus.Found)
+        {
+            var stored = read.ResponseValue;
+            var item = MemcachedItem.DecodeHeader(stored, out var headerBytes);
+            hit = !item.IsGone(_time.GetUtcNow(), _flush.LastKnown);
+            data = stored[headerBytes..];
+            flags = item.Flags;
+        }
+
+        Statistics.CountGet(hit);
+        return hit;
     }
 
     /// <summary>Runs flush_all.</summary>

@@ -7,14 +7,19 @@ namespace CamCube.Services.KeyValue.FrontEnd;
 /// <summary>
 /// One client of the store's memcached front-end: the protocol is <see cref="MemcachedTextConnection"/>'s,
 /// each command a call of <see cref="KeyValueCommands"/> whose answer the protocol's loop awaits
-/// before it reads the next command (a get's keys are asked for together, answered in order).
+/// before it reads the next command (a get's keys are asked for together, answered in order). A get
+/// or gets of a store that reads reusably takes one of the connection's <see cref="StoreRead"/>s per
+/// key, so it allocates nothing and its answer continues on the connection's receiving thread.
 /// </summary>
 internal sealed class KeyValueConnection : MemcachedTextConnection
 {
     private readonly KeyValueCommands _commands;
     private readonly int _itemSizeMaxBytes;
     private readonly Task<KeyValueReply>[] _pending;
+    private readonly StoreRead?[] _reads;
     private int _pendingCount;
+    private int _readCount;
+    private Task<FlushMark>? _flushing;
     private int _getFirst = -1;
 
     /// <summary>Creates a connection over a duplex pipe; <paramref name="transport"/>, if any, is disposed when it ends.</summary>
@@ -24,16 +29,20 @@ internal sealed class KeyValueConnection : MemcachedTextConnection
         _commands = commands;
         _itemSizeMaxBytes = options.ItemSizeMaxBytes;
         _pending = new Task<KeyValueReply>[options.Connections.KeysPerGetMax + 2];
+        _reads = new StoreRead?[options.Connections.KeysPerGetMax + 2];
     }
 
     /// <inheritdoc/>
-    protected override int PendingCount => _pendingCount;
+    protected override int PendingCount => _readCount + _pendingCount + (_flushing is null ? 0 : 1);
 
     /// <inheritdoc/>
     protected override long ItemSizeMaxBytes => _itemSizeMaxBytes;
 
     /// <inheritdoc/>
-    protected override ValueTask PendingAnswer(int index) => new(_pending[index]);
+    protected override ValueTask PendingAnswer(int index) =>
+        index < _readCount ? _reads[index]!.Answered
+        : index - _readCount < _pendingCount ? new(_pending[index - _readCount])
+        : new(_flushing!);
 
     /// <inheritdoc/>
     protected override void Store(ReadOnlyMemory<byte> key, in MemcachedStorageCommand command, in ReadOnlySequence<byte> value) =>
@@ -56,6 +65,19 @@ internal sealed class KeyValueConnection : MemcachedTextConnection
     protected override void Get(int first, int count, int? expirationSeconds)
     {
         _getFirst = first;
+        if (expirationSeconds is null && _commands.ReadsReusably)
+        {
+            // The keys are asked for together with the last flush_all, if the one known here is too old.
+            _flushing = _commands.FlushToAwait();
+            for (var i = first; i < count; i++)
+            {
+                var read = _reads[_readCount++] ??= new StoreRead(AnswerScheduler);
+                _commands.StartRead(read, KeyValueCommands.KeyOf(Token(i)));
+            }
+
+            return;
+        }
+
         for (var i = first; i < count; i++)
         {
             Issue(_commands.GetAsync(KeyValueCommands.KeyOf(Token(i)), expirationSeconds));
@@ -65,7 +87,11 @@ internal sealed class KeyValueConnection : MemcachedTextConnection
     /// <inheritdoc/>
     protected override void WriteAnswers()
     {
-        if (_getFirst >= 0)
+        if (_readCount > 0)
+        {
+            WriteReads();
+        }
+        else if (_getFirst >= 0)
         {
             WriteValues();
         }
@@ -74,8 +100,15 @@ internal sealed class KeyValueConnection : MemcachedTextConnection
             WriteReply(_pending[0].Result);
         }
 
+        for (var i = 0; i < _readCount; i++)
+        {
+            _reads[i]!.Recycle();
+        }
+
         Array.Clear(_pending, 0, _pendingCount);
         _pendingCount = 0;
+        _readCount = 0;
+        _flushing = null;
         _getFirst = -1;
     }
 
@@ -109,6 +142,34 @@ internal sealed class KeyValueConnection : MemcachedTextConnection
                 StopGet(reply.ErrorLine);
                 return;
             }
+        }
+
+        EndGetBatch();
+    }
+
+    /// <summary>Writes the hits of a get read with the connection's reads, in order, and <c>END</c>; stops at the first failure, whose error it writes.</summary>
+    private void WriteReads()
+    {
+        byte[]? error = null;
+        for (var i = 0; i < _readCount; i++)
+        {
+            if (_commands.TryReadItem(_reads[i]!, out var data, out var flags, out var failure))
+            {
+                if (error is null)
+                {
+                    WriteValue(Token(_getFirst + i), data, flags, _reads[i]!.ResponseVersion);
+                }
+            }
+            else
+            {
+                error ??= failure;
+            }
+        }
+
+        if (error is not null)
+        {
+            StopGet(error);
+            return;
         }
 
         EndGetBatch();

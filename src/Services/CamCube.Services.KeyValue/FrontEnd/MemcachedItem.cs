@@ -35,17 +35,28 @@ internal readonly record struct MemcachedItem(uint Flags, long ExpiresAtUnixMill
     /// <returns>The item; the whole value as data when it has no header.</returns>
     public static MemcachedItem Decode(ReadOnlyMemory<byte> stored)
     {
-        var span = stored.Span;
-        if (span.Length < HeaderBytes || BinaryPrimitives.ReadUInt32BigEndian(span) != Magic)
+        var item = DecodeHeader(stored.Span, out var headerBytes);
+        return item with { Data = stored[headerBytes..] };
+    }
+
+    /// <summary>Reads an item's header from a stored value, leaving its data out (it is the value's bytes from <paramref name="headerBytes"/> on).</summary>
+    /// <param name="stored">The value's bytes.</param>
+    /// <param name="headerBytes">The header's length: <see cref="HeaderBytes"/>, or 0 when the value has none.</param>
+    /// <returns>The item without its data.</returns>
+    public static MemcachedItem DecodeHeader(ReadOnlySpan<byte> stored, out int headerBytes)
+    {
+        if (stored.Length < HeaderBytes || BinaryPrimitives.ReadUInt32BigEndian(stored) != Magic)
         {
-            return new MemcachedItem(0, 0, 0, stored);
+            headerBytes = 0;
+            return default;
         }
 
+        headerBytes = HeaderBytes;
         return new MemcachedItem(
-            BinaryPrimitives.ReadUInt32BigEndian(span[4..]),
-            BinaryPrimitives.ReadInt64BigEndian(span[8..]),
-            BinaryPrimitives.ReadInt64BigEndian(span[16..]),
-            stored[HeaderBytes..]);
+            BinaryPrimitives.ReadUInt32BigEndian(stored[4..]),
+            BinaryPrimitives.ReadInt64BigEndian(stored[8..]),
+            BinaryPrimitives.ReadInt64BigEndian(stored[16..]),
+            default);
     }
 
     /// <summary>Gets the expiry time of a memcached expiry in seconds from now.</summary>

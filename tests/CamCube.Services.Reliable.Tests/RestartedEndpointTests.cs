@@ -1,0 +1,37 @@
+using CamCube.Testing;
+
+namespace CamCube.Services.Reliable.Tests;
+
+/// <summary>
+/// A node restarted with the same seed draws the same random numbers as in its previous life; its
+/// endpoint's ids must still be new to the peers that remember that life.
+/// </summary>
+public sealed class RestartedEndpointTests
+{
+    private static readonly TorusShape s_shape = new(3, 3, 3);
+    private static readonly Coordinate s_asker = new(0, 0, 0);
+    private static readonly Coordinate s_responder = new(1, 1, 1);
+
+    [Fact]
+    public void RestartedAskersRequestReachesTheHandlerWhenTheResponderKeptTheRepliesOfItsPreviousLife()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 3 });
+        var first = ExchangeOutcome.Ask(cube.EndpointOf(s_asker), s_responder, [1, 2]);
+        Assert.True(cube.Cube.RunUntil(() => first.Ended, TimeSpan.FromSeconds(1)));
+
+        cube.Cube.Kill(s_asker);
+        cube.Cube.RunFor(TimeSpan.FromMilliseconds(10));
+        cube.Cube.Restart(s_asker);
+        Assert.True(cube.Cube.RunUntil(cube.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        var second = ExchangeOutcome.Ask(cube.EndpointOf(s_asker), s_responder, [3, 4, 5]);
+        Assert.True(cube.Cube.RunUntil(() => second.Ended, TimeSpan.FromSeconds(1)));
+
+        // The responder still remembers the first life (its table lasts ReceiveFlowIdleTimeout): an id
+        // of that life would have had the first reply again, without the handler.
+        Assert.Null(second.Error);
+        Assert.Equal(new byte[] { 5, 4, 3 }, second.Reply);
+        Assert.Equal(2, cube.EndpointOf(s_responder).HandledRequests);
+        Assert.Equal(2, cube.InboxOf(s_responder).Requests.Count);
+        Assert.NotEqual(cube.InboxOf(s_responder).Requests[0].FlowId >> 32, cube.InboxOf(s_responder).Requests[1].FlowId >> 32);
+    }
+}
