@@ -75,6 +75,29 @@ public sealed class FencingTests
     }
 
     [Fact]
+    public async Task PrimaryThatKeptANewerPrimarysWriteAsItsReplicaTakesTheKeyBackAndWritesAboveIt()
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape);
+        var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("before")));
+        var newer = ((put.Version >> 24) + 1) << 24 | 1;
+        store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
+
+        // Another server, primary in its own view, wrote the key at every server, the primary among them.
+        foreach (var server in s_servers)
+        {
+            Assert.True((await store.Run(store[server].OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 }))).Promised);
+            Assert.True((await store.Run(store[server].OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }))).Ok);
+        }
+
+        // Its lane still holds its old ballot, below the version now on its disk.
+        var after = await store.Run(store[s_client].PutAsync(s_key, Bytes("after"), WriteCondition.IfVersion(newer)));
+
+        Assert.Equal(WriteStatus.Written, after.Status);
+        Assert.True(after.Version > newer, $"{after.Version} should exceed {newer}.");
+        Assert.Equal("after", Text(store.DiskOf(s_servers[1]).Read(s_key)!.Value));
+    }
+
+    [Fact]
     public async Task RefusedWriteIsAcknowledgedWithItsOwnVersionWhenNoNewerPrimaryWroteTheKey()
     {
         var store = StoreCube.Start(TestTransport.InMemory, s_shape);

@@ -74,6 +74,16 @@ public sealed partial class KeyValueService
         }
 
         var held = HeldValue(key, lane);
+        if (PromisedBallot(key) > lane.Ballot || (held is not null && Versions.BallotOf(held.Version) > lane.Ballot))
+        {
+            // A newer primary reached this server (it promised its ballot, or kept its write as a replica or by a catch-up): take the key back above it.
+            if (!await TakeOverAsync(key, lane, set).ConfigureAwait(true))
+            {
+                return new ClientReply { Status = ReplyStatus.Unavailable };
+            }
+
+            held = HeldValue(key, lane);
+        }
         if (request.Operation == KeyValueOperation.Get)
         {
             return await CheckBallotAsync(key, lane).ConfigureAwait(true)
