@@ -29,9 +29,18 @@ public sealed class EchoService : MessagingServiceBase
             AnsweredLater++;
             return Task.FromResult(new EchoReply { Text = "later: " + ask.Text });
         });
+        HandleAsynchronously<Wait, EchoReply>(6, async (wait, context) =>
+        {
+            await DelayAsync(TimeSpan.FromMilliseconds(wait.Milliseconds));
+            return new EchoReply { Text = wait.Text };
+        });
     }
 
     public List<(string Text, Coordinate From)> Notes { get; } = [];
+
+    /// <summary>Asks <paramref name="server"/> to answer <paramref name="text"/> after <paramref name="milliseconds"/>.</summary>
+    public Task<EchoReply> WaitServerAsync(Coordinate server, string text, int milliseconds, TimeSpan timeout) =>
+        RequestServerAsync<Wait, EchoReply>(server, new Wait { Text = text, Milliseconds = milliseconds }, timeout);
 
     public int AnsweredAtOnce { get; private set; }
 

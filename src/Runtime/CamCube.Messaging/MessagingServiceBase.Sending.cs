@@ -1,4 +1,5 @@
 using CamCube.Services;
+using CamCube.Services.Reliable;
 
 namespace CamCube.Messaging;
 
@@ -74,8 +75,8 @@ public abstract partial class MessagingServiceBase
 
         if (_lastRequestId == 0)
         {
-            // Ids start at a seeded random point, so a late reply to an earlier life of this node matches nothing.
-            _lastRequestId = (ulong)Node.Random.NextInt64(1, long.MaxValue);
+            // Ids start at a point drawn for this life of the node (its seeded random mixed with the time), so a late reply to an earlier life matches nothing.
+            _lastRequestId = (NodeLife.Mix((ulong)Node.Random.NextInt64(), Node.TimeProvider.GetUtcNow().UtcTicks) >> 2) + 1;
         }
 
         var id = ++_lastRequestId;

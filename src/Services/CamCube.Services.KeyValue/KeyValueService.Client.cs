@@ -117,20 +117,4 @@ public sealed partial class KeyValueService
         RequestFailure.Shutdown or RequestFailure.Refused => new(KeyValueFailure.Shutdown, $"The store's node stopped before the {operation} of {key} completed.", ex),
         _ => new(KeyValueFailure.Rejected, $"The {operation} of {key} failed: {ex.Message}", ex),
     };
-
-    /// <summary>Waits on the node's clock; the continuation runs on the loop.</summary>
-    private Task DelayAsync(TimeSpan delay)
-    {
-        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        ITimer? timer = null;
-        timer = Node.CreateTimer(
-            () =>
-            {
-                timer?.Dispose();
-                done.TrySetResult();
-            },
-            delay,
-            Timeout.InfiniteTimeSpan);
-        return done.Task;
-    }
 }

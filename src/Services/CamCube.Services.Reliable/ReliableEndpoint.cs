@@ -272,19 +272,10 @@ public sealed partial class ReliableEndpoint
 
     private ulong NextFlowId() => _incarnation | ++_lastFlowNumber;
 
-    /// <summary>
-    /// This life's incarnation, the high half of every flow and exchange id. A node's random source
-    /// repeats with its seed, so a restarted node would draw its previous life's, and its peers would
-    /// take its new ids for old ones (answer a request with an earlier life's kept reply, refuse it as
-    /// stale, drop a flow's packets as duplicates). The start time, which differs from life to life
-    /// (virtual in the simulator, so a run still replays), is mixed in (SplitMix64's finaliser).
-    /// </summary>
+    /// <summary>This life's incarnation, the high half of every flow and exchange id: new to the peers that remember an earlier life of this node (<see cref="NodeLife"/>).</summary>
     private static uint NewIncarnation(int random, long startTicks)
     {
-        var mixed = (ulong)startTicks ^ ((ulong)(uint)random << 32);
-        mixed = (mixed ^ (mixed >> 30)) * 0xBF58476D1CE4E5B9UL;
-        mixed = (mixed ^ (mixed >> 27)) * 0x94D049BB133111EBUL;
-        mixed ^= mixed >> 31;
+        var mixed = NodeLife.Mix((ulong)(uint)random << 32, startTicks);
         return (uint)(mixed ^ (mixed >> 32));
     }
 
