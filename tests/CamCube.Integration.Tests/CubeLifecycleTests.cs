@@ -22,6 +22,19 @@ public sealed class CubeLifecycleTests
         Assert.DoesNotContain("   at ", error, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void DetachedUpStartsTheCubeInTheStateDirectoryTheOptionNames(bool withEquals)
+    {
+        using var cube = new LifecycleCube();
+        var (exit, _, error) = cube.Run(cube.UpArguments(withEquals ? ["--detach", $"--state-dir={cube.StateDirectory}"] : ["--detach", "--state-dir", cube.StateDirectory]));
+
+        // It was refused with the supervisor's last line of usage: --state-dir reached it twice.
+        Assert.True(exit == 0, error);
+        Assert.Equal(2, cube.NodePids().Length);
+    }
+
     [Fact]
     public void NodesStopWhenTheirSupervisorIsKilledAndTheNextCubeRunsItsOwnNodes()
     {

@@ -233,7 +233,7 @@ internal static partial class CubeCommand
         start.ArgumentList.Add("umask 077; exec setsid \"$@\" > \"$LOG\" 2>&1 < /dev/null");
         start.ArgumentList.Add("sh");
         start.ArgumentList.Add(self.FileName);
-        foreach (var arg in self.ArgumentList.Concat(["cube", "up"]).Concat(args).Concat(["--supervise", "--state-dir", layout.Directory, "--instance", instance]))
+        foreach (var arg in self.ArgumentList.Concat(["cube", "up"]).Concat(WithoutStateDirectory(args)).Concat(["--supervise", "--state-dir", layout.Directory, "--instance", instance]))
         {
             start.ArgumentList.Add(arg);
         }
@@ -271,11 +271,32 @@ internal static partial class CubeCommand
     }
 
     /// <summary>The line of a supervisor's log that says why it stopped ('camcube cube up: ...'), without the prefix.</summary>
+    /// <summary>The user's arguments less <c>--state-dir</c> (either form): the supervisor is given the resolved directory once.</summary>
+    private static IEnumerable<string> WithoutStateDirectory(string[] args)
+    {
+        for (var i = 0; i < args.Length; i++)
+        {
+            if (args[i] == "--state-dir")
+            {
+                i++;
+                continue;
+            }
+
+            if (!args[i].StartsWith("--state-dir=", StringComparison.Ordinal))
+            {
+                yield return args[i];
+            }
+        }
+    }
+
     private static string FailureLine(string log)
     {
         const string Prefix = "camcube cube up: ";
         var lines = File.Exists(log) ? File.ReadAllLines(log) : [];
         var line = Array.FindLast(lines, l => l.StartsWith(Prefix, StringComparison.Ordinal));
-        return line is not null ? line[Prefix.Length..] : lines.Length > 0 ? lines[^1] : "(the supervisor wrote nothing)";
+
+        // An argument the supervisor refused is told as "camcube: ..." before the usage text.
+        var refusal = Array.FindLast(lines, l => l.StartsWith("camcube", StringComparison.Ordinal) && l.Contains(": ", StringComparison.Ordinal));
+        return line is not null ? line[Prefix.Length..] : refusal ?? (lines.Length > 0 ? lines[^1] : "(the supervisor wrote nothing)");
     }
 }
