@@ -143,4 +143,29 @@ public sealed class PacketLossTests
             return result;
         }
     }
+
+    [Fact]
+    public async Task WriteIsAcknowledgedWhenAReplicaHearsNothingForLongerThanTheReplicationTimeout()
+    {
+        var key = Key.FromString("blackout");
+        var servers = KeySpace.For(s_shape).GetServersForKey(key, 3);
+        var client = FailoverTests.ClientOutside(servers);
+        var disks = new Dictionary<Coordinate, Storage.MemoryKeyValueStorage>();
+        // A fault decorator on every node (1 µs of delay: FaultOptions.None would leave them out), to turn up on one later.
+        var cube = SimulatedCube.Start(s_shape, node => StoreCube.Register(node, disks, null), new SimulatedCubeOptions { Seed = 12, Faults = new FaultOptions { Delay = TimeSpan.FromMicroseconds(1) } });
+        var store = new StoreCube(cube, disks);
+        store.PassStartLease(null);
+        Assert.Equal(WriteStatus.Written, (await store.Run(store[client].PutAsync(key, KeyValueServiceTests.Bytes("one")))).Status);
+
+        // The last replica hears nothing for a little more than one replication timeout, then all again.
+        var replica = cube.FaultsAt(servers[2])!;
+        replica.Faults = new FaultOptions { DropProbability = 1 };
+        var put = store[client].PutAsync(key, KeyValueServiceTests.Bytes("two"));
+        cube.RunFor(KeyValueServiceOptions.Default.ReplicationTimeout + TimeSpan.FromMilliseconds(50));
+        replica.Faults = new FaultOptions { Delay = TimeSpan.FromMicroseconds(1) };
+        var written = await store.Run(put);
+
+        Assert.Equal(WriteStatus.Written, written.Status);
+        Assert.Equal(1, store[servers[0]].Statistics.AcceptsSentAgain);
+    }
 }

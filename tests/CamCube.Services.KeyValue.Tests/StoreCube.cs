@@ -51,7 +51,7 @@ internal sealed class StoreCube
         return store;
     }
 
-    private static void Register(Node node, Dictionary<Coordinate, MemoryKeyValueStorage> disks, KeyValueServiceOptions? options)
+    internal static void Register(Node node, Dictionary<Coordinate, MemoryKeyValueStorage> disks, KeyValueServiceOptions? options)
     {
         if (!disks.TryGetValue(node.Self, out var disk))
         {

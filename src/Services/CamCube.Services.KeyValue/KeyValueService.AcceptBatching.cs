@@ -17,7 +17,30 @@ public sealed partial class KeyValueService
     private int _acceptBytesMax;
 
     /// <summary>Sends <paramref name="accept"/> to <paramref name="replica"/> at once if it is the turn's first to it, else with the turn's others at its end; completes with its answer, or fails as the request did.</summary>
-    private Task<Accepted> SendAcceptAsync(Coordinate replica, Accept accept)
+    private Task<Accepted> SendAcceptAsync(Coordinate replica, Accept accept) =>
+        Delivery == MessageDelivery.Reliable ? SendAcceptOnceMoreAsync(replica, accept) : QueueAcceptAsync(replica, accept);
+
+    /// <summary>
+    /// On the reliable transport an accept that timed out was resent for a whole
+    /// <see cref="KeyValueServiceOptions.ReplicationTimeout"/> (a lossy path, a peer not yet timed),
+    /// and one whose replica became unreachable may meet it again as views settle: it is sent once
+    /// more before the write is called indeterminate. An accept is idempotent at a replica (the same
+    /// ballot and version are kept once).
+    /// </summary>
+    private async Task<Accepted> SendAcceptOnceMoreAsync(Coordinate replica, Accept accept)
+    {
+        try
+        {
+            return await QueueAcceptAsync(replica, accept).ConfigureAwait(true);
+        }
+        catch (RequestFailedException ex) when (ex.Reason is RequestFailure.TimedOut or RequestFailure.Unreachable)
+        {
+            Statistics.AcceptsSentAgain++;
+            return await RequestServerAsync<Accept, Accepted>(replica, accept, _options.ReplicationTimeout).ConfigureAwait(true);
+        }
+    }
+
+    private Task<Accepted> QueueAcceptAsync(Coordinate replica, Accept accept)
     {
         if (!_outbox.TryGetValue(replica, out var pending))
         {

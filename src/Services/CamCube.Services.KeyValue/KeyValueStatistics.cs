@@ -9,6 +9,9 @@ public sealed class KeyValueStatistics
     /// <summary>Gets the writes this server sent to replicas as primary (an accept each).</summary>
     public long AcceptsSent { get; internal set; }
 
+    /// <summary>Gets the accepts this server sent a replica once more after the first timed out or found it unreachable (reliable delivery).</summary>
+    public long AcceptsSentAgain { get; internal set; }
+
     /// <summary>Gets the messages that carried <see cref="AcceptsSent"/>: the accepts of one turn to one replica travel together.</summary>
     public long AcceptMessagesSent { get; internal set; }
 
