@@ -38,7 +38,21 @@ public sealed class CubeUpTests
         var basePort = BasePort(1);
         using var squatter = new Socket(AddressFamily.InterNetwork, SocketType.Dgram, ProtocolType.Udp);
         squatter.Bind(new IPEndPoint(IPAddress.Loopback, basePort + 3));
-        var (exit, _, error) = Camcube.Run(state, "cube", "up", "--shape", "2x2x1", "--in-process", "--no-memcached", "--no-kv", "--base-port", basePort.ToString(CultureInfo.InvariantCulture));
+        int exit;
+        string error;
+        try
+        {
+            (exit, _, error) = Camcube.Run(state, "cube", "up", "--shape", "2x2x1", "--in-process", "--no-memcached", "--no-kv", "--base-port", basePort.ToString(CultureInfo.InvariantCulture));
+        }
+        finally
+        {
+            // The refused cube leaves its state directory (lock, logs) behind; one per test run piled up in /tmp.
+            if (Directory.Exists(state))
+            {
+                Directory.Delete(state, recursive: true);
+            }
+        }
+
         Assert.Equal(1, exit);
         Assert.Contains("camcube cube up:", error, StringComparison.Ordinal);
         Assert.Contains("(1,1,0)", error, StringComparison.Ordinal);
