@@ -15,6 +15,9 @@ internal sealed partial class CubeSupervisor : IAsyncDisposable
     /// <summary>The longest reason quoted from a node's log, in characters.</summary>
     private const int ReasonCharsMax = 300;
 
+    /// <summary>How long a node that exited may take to have its last output lines reach its log.</summary>
+    private static readonly TimeSpan s_logDrainTimeout = TimeSpan.FromSeconds(5);
+
     private readonly CubeLayout _layout;
     private readonly ILogger _logger;
     private readonly INodeHandle[] _nodes;
@@ -148,6 +151,8 @@ internal sealed partial class CubeSupervisor : IAsyncDisposable
             {
                 if (!node.IsRunning)
                 {
+                    // Its last words may still be on their way from its output pipes to its log.
+                    await Task.WhenAny(node.LogCompleteAsync, Task.Delay(s_logDrainTimeout, cancellationToken)).ConfigureAwait(false);
                     throw new InvalidOperationException($"node {node.Self} exited while starting: {NodeLogReason(_layout.NodeLog(node.Self))}");
                 }
 

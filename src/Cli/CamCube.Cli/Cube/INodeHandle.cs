@@ -13,6 +13,9 @@ internal interface INodeHandle
 
     bool IsRunning { get; }
 
+    /// <summary>Completes once everything the node wrote before it exited is in its log (at once for a node in this process).</summary>
+    Task LogCompleteAsync { get; }
+
     Task StartAsync(CancellationToken cancellationToken);
 
     /// <summary>Ends the node at once, as a crash: no goodbye to anyone.</summary>

@@ -17,6 +17,8 @@ internal sealed class InProcessNodeHandle(Coordinate self, CubeLayout layout, Cu
 
     public bool IsRunning => _node is not null;
 
+    public Task LogCompleteAsync => Task.CompletedTask;
+
     public async Task StartAsync(CancellationToken cancellationToken)
     {
         _node = await CamCubeNode.StartAsync(

@@ -7,6 +7,7 @@ namespace CamCube.Cli.Cube;
 internal sealed class ProcessNodeHandle(Coordinate self, CubeLayout layout, CubeOptions options) : INodeHandle
 {
     private Process? _process;
+    private Task _logComplete = Task.CompletedTask;
 
     public Coordinate Self { get; } = self;
 
@@ -15,6 +16,8 @@ internal sealed class ProcessNodeHandle(Coordinate self, CubeLayout layout, Cube
     public int? ControlProcessId => ProcessId;
 
     public bool IsRunning => _process is { HasExited: false };
+
+    public Task LogCompleteAsync => _logComplete;
 
     public Task StartAsync(CancellationToken cancellationToken)
     {
@@ -34,11 +37,13 @@ internal sealed class ProcessNodeHandle(Coordinate self, CubeLayout layout, Cube
         start.RedirectStandardOutput = true;
         start.RedirectStandardError = true;
         start.RedirectStandardInput = true;
-        var log = new StreamWriter(layout.NodeLog(Self), append: true) { AutoFlush = true };
+        // The process may be seen exited before its last lines are read from the pipes: the log is
+        // closed (and complete) only when both streams reached their end.
+        var log = new NodeLog(new StreamWriter(layout.NodeLog(Self), append: true) { AutoFlush = true });
         var process = new Process { StartInfo = start, EnableRaisingEvents = true };
-        process.OutputDataReceived += (_, e) => Write(log, e.Data);
-        process.ErrorDataReceived += (_, e) => Write(log, e.Data);
-        process.Exited += (_, _) => log.Dispose();
+        process.OutputDataReceived += (_, e) => log.Write(e.Data);
+        process.ErrorDataReceived += (_, e) => log.Write(e.Data);
+        _logComplete = log.Complete;
         process.Start();
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
@@ -89,22 +94,31 @@ internal sealed class ProcessNodeHandle(Coordinate self, CubeLayout layout, Cube
         return start;
     }
 
-    private static void Write(StreamWriter log, string? line)
+    /// <summary>The log file both output streams of one node process write to; closed when both ended.</summary>
+    private sealed class NodeLog(StreamWriter writer)
     {
-        if (line is null)
-        {
-            return;
-        }
+        private readonly TaskCompletionSource _complete = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        private readonly Lock _gate = new();
+        private int _openStreams = 2;
 
-        lock (log)
+        public Task Complete => _complete.Task;
+
+        /// <summary>Writes a line, or notes the end of a stream (a null line).</summary>
+        public void Write(string? line)
         {
-            try
+            lock (_gate)
             {
-                log.WriteLine(line);
-            }
-            catch (ObjectDisposedException)
-            {
-                // The process exited and its log is closed; its last words are already written.
+                if (line is not null)
+                {
+                    writer.WriteLine(line);
+                    return;
+                }
+
+                if (--_openStreams == 0)
+                {
+                    writer.Dispose();
+                    _complete.TrySetResult();
+                }
             }
         }
     }
