@@ -163,6 +163,39 @@ public sealed class KeyValueCubeTests(CubeFixture cube)
         Assert.Equal(27, Regex.Count(all, @"^ascii .*\[pass\]$", RegexOptions.Multiline | RegexOptions.CultureInvariant));
     }
 
+    [Fact]
+    public void KvStatsOnTheControlSocketCountsTheWritesThePrimariesAcknowledgedAndRefusesArguments()
+    {
+        const int Writes = 12;
+        var before = SumOverNodes("WritesAcknowledged");
+        using (var client = new MemcachedTextClient(cube.KeyValuePort(new Coordinate(2, 2, 1))))
+        {
+            for (var i = 0; i < Writes; i++)
+            {
+                Assert.Equal("STORED", client.Command(string.Create(CultureInfo.InvariantCulture, $"set kvstats:{i} 0 0 1"), "x"));
+            }
+        }
+
+        // Each acknowledged write is counted once, by its key's primary (writes of other tests may add to it).
+        Assert.True(SumOverNodes("WritesAcknowledged") - before >= Writes);
+        var refused = cube.Ask(new Coordinate(0, 0, 0), "kv-stats now");
+        Assert.Contains("kv-stats takes no arguments", refused.GetProperty("error").GetString(), StringComparison.Ordinal);
+    }
+
+    /// <summary>One counter of <c>kv-stats</c> summed over the 27 nodes.</summary>
+    private long SumOverNodes(string counter)
+    {
+        long sum = 0;
+        for (var i = 0; i < CubeFixture.Shape.ServerCount; i++)
+        {
+            var line = cube.Ask(CubeFixture.Shape.CoordinateAt(i), "kv-stats").GetProperty("result").GetString()!;
+            var pair = line.Split(' ').Single(p => p.StartsWith(counter + "=", StringComparison.Ordinal));
+            sum += long.Parse(pair[(counter.Length + 1)..], CultureInfo.InvariantCulture);
+        }
+
+        return sum;
+    }
+
     /// <summary>One set through a node's front-end; false when it was not acknowledged (an error, a closed connection, no answer).</summary>
     private bool TrySet(Coordinate node, string key, string value)
     {

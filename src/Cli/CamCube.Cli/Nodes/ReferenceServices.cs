@@ -21,7 +21,7 @@ namespace CamCube.Cli.Nodes;
 /// (<see cref="KeyValueNodeSettings"/>: SQLite by default) and, when <c>KeyValue:Port</c> is
 /// configured, its own memcached front-end. With <c>KeyValue:CacheReadsStore</c>, the cache reads the
 /// store's local replica on a miss at a key's root and keeps no second copy of it (<see cref="StoreCacheValueSource"/>). Ping and key
-/// probe come with every node.
+/// probe come with every node, and <c>kv-stats</c> on the control socket (<see cref="KeyValueStatsCommand"/>).
 /// </summary>
 internal static class ReferenceServices
 {
@@ -38,7 +38,8 @@ internal static class ReferenceServices
             .AddService(sp => new CacheService(valueSource: CacheSource(sp.GetRequiredService<KeyValueNodeSettings>(), sp.GetRequiredService<IKeyValueStorage>())))
             .AddService(sp => new KeyValueService(sp.GetRequiredService<IKeyValueStorage>(), sp.GetRequiredService<KeyValueNodeSettings>().StoreOptions))
             .AddFrontEnd(sp => MemcachedFrontEnd(ListenEndPoint(sp.GetRequiredService<IConfiguration>().GetSection(MemcachedSection))))
-            .AddFrontEnd(sp => KeyValueFrontEnd(sp.GetRequiredService<KeyValueNodeSettings>().FrontEnd));
+            .AddFrontEnd(sp => KeyValueFrontEnd(sp.GetRequiredService<KeyValueNodeSettings>().FrontEnd))
+            .AddControlCommand(KeyValueStatsCommand.Name, KeyValueStatsCommand.AnswerAsync);
     }
 
     /// <summary>The reference services for a node started without a host (`cube up --in-process`); the storage stays open until the process ends.</summary>
@@ -51,6 +52,7 @@ internal static class ReferenceServices
         parts.Services.Add(new KeyValueService(storage, keyValue.StoreOptions));
         parts.FrontEnds.Add(MemcachedFrontEnd(memcached));
         parts.FrontEnds.Add(KeyValueFrontEnd(keyValue.FrontEnd));
+        parts.Commands[KeyValueStatsCommand.Name] = KeyValueStatsCommand.AnswerAsync;
         return parts;
     }
 
