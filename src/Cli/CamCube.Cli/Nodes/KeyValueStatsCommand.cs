@@ -1,8 +1,8 @@
 using System.Globalization;
 using System.Text;
 using CamCube.Hosting;
-using CamCube.Transport;
 using CamCube.Services.KeyValue;
+using CamCube.Transport;
 
 namespace CamCube.Cli.Nodes;
 
