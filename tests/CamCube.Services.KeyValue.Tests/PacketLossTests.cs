@@ -168,4 +168,37 @@ public sealed class PacketLossTests
         Assert.Equal(WriteStatus.Written, written.Status);
         Assert.Equal(1, store[servers[0]].Statistics.AcceptsSentAgain);
     }
+
+    [Fact]
+    public async Task WriteIsAcknowledgedWhenAReplicaTurnsUnreachableForAMomentWhileItsAcceptIsOut()
+    {
+        var key = Key.FromString("flap");
+        var servers = KeySpace.For(s_shape).GetServersForKey(key, 3);
+        var client = FailoverTests.ClientOutside(servers);
+        var disks = new Dictionary<Coordinate, Storage.MemoryKeyValueStorage>();
+        var cube = SimulatedCube.Start(s_shape, node => StoreCube.Register(node, disks, null), new SimulatedCubeOptions { Seed = 13, Faults = new FaultOptions { Delay = TimeSpan.FromMicroseconds(1) } });
+        var store = new StoreCube(cube, disks);
+        store.PassStartLease(null);
+        Assert.Equal(WriteStatus.Written, (await store.Run(store[client].PutAsync(key, KeyValueServiceTests.Bytes("one")))).Status);
+
+        // Every link of the last replica is cut until the primary's view loses it (the primary fails
+        // its accept as unreachable), then restored well within one replication timeout.
+        var links = Enum.GetValues<LinkDirection>();
+        var put = store[client].PutAsync(key, KeyValueServiceTests.Bytes("two"));
+        foreach (var link in links)
+        {
+            cube.Network.CutLink(servers[2], link);
+        }
+
+        Assert.True(cube.RunUntil(() => !cube[servers[0]].Reachability.IsReachable(servers[2]), TimeSpan.FromSeconds(2)));
+        foreach (var link in links)
+        {
+            cube.Network.RestoreLink(servers[2], link);
+        }
+
+        var written = await store.Run(put);
+
+        Assert.Equal(WriteStatus.Written, written.Status);
+        Assert.Equal(1, store[servers[0]].Statistics.AcceptsSentAgain);
+    }
 }

@@ -6,7 +6,7 @@ namespace CamCube.Runtime;
 
 /// <summary>
 /// Neighbour liveness (camcubeos 3.3): a heartbeat on every link each interval; a link that stays
-/// silent past the timeout, or that the transport reports down, is down; the first heartbeat
+/// silent past the timeout (no heartbeat and no other frame), or that the transport reports down, is down; the first heartbeat
 /// after that brings it up. A heartbeat carries the sender's incarnation, so a neighbour that
 /// restarted between two heartbeats is seen as down and up again (its link state resynchronises).
 /// Silence is counted only while this node was listening: when its own tick comes late (its loop
@@ -82,6 +82,21 @@ internal sealed class LivenessService : IControlService
         }
 
         _node.PumpLinks(_node.ExistingLinks);
+    }
+
+    /// <summary>
+    /// A valid frame came on a link that is up: it shows the neighbour alive and the link working as
+    /// well as a heartbeat does. Under load, a heartbeat waits behind data in the sender's queue or
+    /// its loop comes late; the link is not taken down while data still arrives. (Only a heartbeat
+    /// brings a link up, or tells of a neighbour's restart: it carries the incarnation.)
+    /// </summary>
+    public void OnFrameHeard(LinkDirection link)
+    {
+        var d = (int)link;
+        if (_heard[d])
+        {
+            _lastHeardTimestamp[d] = _node.TimeProvider.GetTimestamp();
+        }
     }
 
     public void OnTransportLinkStatus(LinkDirection link, bool up)

@@ -30,6 +30,8 @@ public sealed partial class Node
             return;
         }
 
+        _liveness.OnFrameHeard(link);
+
         // Most frames in a row are for the same service: the last slot found is checked first.
         var serviceId = frame.ServiceId;
         var slot = _lastReceivedSlot;

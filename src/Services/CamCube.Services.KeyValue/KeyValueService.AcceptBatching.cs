@@ -23,9 +23,10 @@ public sealed partial class KeyValueService
     /// <summary>
     /// On the reliable transport an accept that timed out was resent for a whole
     /// <see cref="KeyValueServiceOptions.ReplicationTimeout"/> (a lossy path, a peer not yet timed),
-    /// and one whose replica became unreachable may meet it again as views settle: it is sent once
-    /// more before the write is called indeterminate. An accept is idempotent at a replica (the same
-    /// ballot and version are kept once).
+    /// and one whose replica became unreachable may meet it again as views settle (a link that
+    /// flapped on a starved host): it is sent once more, after the replica is reachable again (or a
+    /// <see cref="KeyValueServiceOptions.ReplicationTimeout"/> passed), before the write is called
+    /// indeterminate. An accept is idempotent at a replica (the same ballot and version are kept once).
     /// </summary>
     private async Task<Accepted> SendAcceptOnceMoreAsync(Coordinate replica, Accept accept)
     {
@@ -36,7 +37,22 @@ public sealed partial class KeyValueService
         catch (RequestFailedException ex) when (ex.Reason is RequestFailure.TimedOut or RequestFailure.Unreachable)
         {
             Statistics.AcceptsSentAgain++;
+            if (ex.Reason == RequestFailure.Unreachable)
+            {
+                await UntilReachableAsync(replica, _options.ReplicationTimeout).ConfigureAwait(true);
+            }
+
             return await RequestServerAsync<Accept, Accepted>(replica, accept, _options.ReplicationTimeout).ConfigureAwait(true);
+        }
+    }
+
+    /// <summary>Waits, a <see cref="KeyValueServiceOptions.RetryDelay"/> at a time, until this node's view reaches <paramref name="server"/> or <paramref name="limit"/> passed.</summary>
+    private async Task UntilReachableAsync(Coordinate server, TimeSpan limit)
+    {
+        var start = Now;
+        while (!Node.Reachability.IsReachable(server) && Node.TimeProvider.GetElapsedTime(start) < limit)
+        {
+            await DelayAsync(_options.RetryDelay).ConfigureAwait(true);
         }
     }
 

@@ -2,7 +2,6 @@ using CamCube.Messaging;
 using CamCube.Services.KeyValue.Messages;
 using CamCube.Services.KeyValue.Replication;
 using CamCube.Services.KeyValue.Storage;
-using Microsoft.Extensions.Logging;
 
 namespace CamCube.Services.KeyValue;
 
@@ -300,11 +299,5 @@ public sealed partial class KeyValueService
         }
 
         return new TransferAck { Kept = kept };
-    }
-
-    private static partial class Log
-    {
-        [LoggerMessage(EventId = 1, Level = LogLevel.Information, Message = "Key-value {Reason} to {Target} stopped: {Error}")]
-        public static partial void CopyFailed(ILogger logger, CopyReason reason, Coordinate target, string error);
     }
 }

@@ -376,7 +376,27 @@ public sealed partial class KeyValueService
         }
 
         lane.Depose();
-        return answers is not null && kept == 0 ? RoundResult.Refused : RoundResult.Unknown;
+        var result = answers is not null && kept == 0 ? RoundResult.Refused : RoundResult.Unknown;
+        if (result == RoundResult.Unknown)
+        {
+            Log.RoundUndecided(Node.Logger, key, Node.Self, RoundFailure(asks, answers, kept, fencedHere));
+        }
+
+        return result;
+    }
+
+    /// <summary>Why a round neither kept nor was refused everywhere: the first failed request, or who kept and who refused.</summary>
+    private static string RoundFailure(Task<Accepted>[] asks, Accepted[]? answers, int kept, bool fencedHere)
+    {
+        if (answers is null)
+        {
+            var failed = Array.Find(asks, a => a.IsFaulted);
+            return failed?.Exception?.InnerException?.Message ?? "a request failed";
+        }
+
+        return fencedHere
+            ? "this server promised a newer primary meanwhile"
+            : $"{kept} of {asks.Length} replicas kept it, the others hold a newer ballot";
     }
 
     /// <summary>Waits for a commit; false when the committer refused the write (its queue was full, or the node stops).</summary>

@@ -1,0 +1,17 @@
+using CamCube.Services.KeyValue.Messages;
+using Microsoft.Extensions.Logging;
+
+namespace CamCube.Services.KeyValue;
+
+/// <summary>What the store tells its node's log: copies that stopped, and writes whose outcome is not known.</summary>
+public sealed partial class KeyValueService
+{
+    private static partial class Log
+    {
+        [LoggerMessage(EventId = 1, Level = LogLevel.Information, Message = "Key-value {Reason} to {Target} stopped: {Error}")]
+        public static partial void CopyFailed(ILogger logger, CopyReason reason, Coordinate target, string error);
+
+        [LoggerMessage(EventId = 2, Level = LogLevel.Warning, Message = "A write of {Key} at {Primary} may or may not take effect: {Why}")]
+        public static partial void RoundUndecided(ILogger logger, Key key, Coordinate primary, string why);
+    }
+}
