@@ -182,6 +182,36 @@ public sealed class KeyValueCubeTests(CubeFixture cube)
         Assert.Contains("kv-stats takes no arguments", refused.GetProperty("error").GetString(), StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void CubeKvStatsPrintsEachNodesCountersAndTheirSumAndRefusesABadCoordinate()
+    {
+        using (var client = new MemcachedTextClient(cube.KeyValuePort(new Coordinate(0, 1, 2))))
+        {
+            Assert.Equal("STORED", client.Command("set kvstats:cli 0 0 1", "y"));
+        }
+
+        var (exit, output, error) = Camcube.Run(cube.StateDirectory, "cube", "kv-stats");
+        Assert.True(exit == 0, output + error);
+        var lines = output.TrimEnd('\n').Split('\n');
+        Assert.Equal(CubeFixture.Shape.ServerCount + 1, lines.Length);
+        Assert.StartsWith("0,0,0: WritesAcknowledged=", lines[0], StringComparison.Ordinal);
+        var perNode = lines[..^1].Sum(l => Counter(l, "WritesAcknowledged"));
+        Assert.StartsWith("total: WritesAcknowledged=", lines[^1], StringComparison.Ordinal);
+        Assert.Equal(perNode, Counter(lines[^1], "WritesAcknowledged"));
+        Assert.True(perNode >= 1);
+
+        var one = Camcube.Run(cube.StateDirectory, "cube", "kv-stats", "2,2,2");
+        Assert.Equal(0, one.Exit);
+        Assert.StartsWith("WritesAcknowledged=", one.Out, StringComparison.Ordinal);
+
+        var bad = Camcube.Run(cube.StateDirectory, "cube", "kv-stats", "3,0,0");
+        Assert.Equal(2, bad.Exit);
+        Assert.Contains("3,0,0", bad.Error, StringComparison.Ordinal);
+    }
+
+    private static long Counter(string line, string name) =>
+        long.Parse(line.Split(' ').Single(p => p.StartsWith(name + "=", StringComparison.Ordinal))[(name.Length + 1)..], CultureInfo.InvariantCulture);
+
     /// <summary>One counter of <c>kv-stats</c> summed over the 27 nodes.</summary>
     private long SumOverNodes(string counter)
     {

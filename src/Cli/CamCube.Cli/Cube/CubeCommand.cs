@@ -25,6 +25,8 @@ internal static partial class CubeCommand
                         best-effort, the same on every node
           cube health x,y,z      ask a node's health checks (links up, servers reachable, loop responsive): exit 0
                                  when healthy or degraded, 1 when unhealthy or silent
+          cube kv-stats [x,y,z]  what the key-value store did on a node (no node: on each, then summed): writes,
+                                 accepts, commits, take-overs, reads under lease and confirm rounds, catch-up
           cube status [--json]   each node's links, reachable servers and traffic; 'dropped' counts frames the runtime
                                  dropped, 'rejected' datagrams the transport refused (bad tag, replay, unknown sender, malformed)
           cube kill x,y,z        kill a node's process (a crash), for failure drills
@@ -56,6 +58,7 @@ internal static partial class CubeCommand
             "start" => Tell(rest, console, "start"),
             "down" => Down(rest, console),
             "health" => Health(rest, console),
+            "kv-stats" => KvStats(rest, console),
             "faults" => Faults(rest, console),
             "cut" => Cut(rest, console, "cut"),
             "restore" => Cut(rest, console, "restore"),
