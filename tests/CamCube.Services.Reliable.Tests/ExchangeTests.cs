@@ -117,6 +117,37 @@ public sealed class ExchangeTests
     }
 
     [Fact]
+    public void FirstRequestToANewPeerIsSentAgainWithinTheTimeoutLearnedFromOtherPeersWhenItIsNotAnswered()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 8 });
+        var asker = cube.EndpointOf(s_asker);
+        var learned = ExchangeOutcome.Ask(asker, s_neighbour, [1]);
+        Assert.True(cube.Cube.RunUntil(() => learned.Ended, TimeSpan.FromSeconds(1)));
+        cube.Cube[s_far].GetService<ReliableService>()!.Endpoint.Stop();
+
+        // The neighbour's round trip is microseconds in the simulated cube: a request to a peer
+        // never asked is sent again long before the 200 ms a peer without any sample would wait.
+        _ = ExchangeOutcome.Ask(asker, s_far, [2]);
+        cube.Cube.RunFor(TimeSpan.FromMilliseconds(20));
+
+        Assert.True(asker.RetransmittedPackets >= 1, $"{asker.RetransmittedPackets} retransmitted");
+    }
+
+    [Fact]
+    public void FirstRequestOfAnEndpointWithoutAnySampleWaitsTheInitialTimeoutBeforeItIsSentAgain()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 9 });
+        var asker = cube.EndpointOf(s_asker);
+        cube.Cube[s_far].GetService<ReliableService>()!.Endpoint.Stop();
+
+        _ = ExchangeOutcome.Ask(asker, s_far, [2]);
+        cube.Cube.RunFor(asker.Options.InitialRetransmissionTimeout - TimeSpan.FromMilliseconds(1));
+        Assert.Equal(0, asker.RetransmittedPackets);
+        cube.Cube.RunFor(TimeSpan.FromMilliseconds(2));
+        Assert.Equal(1, asker.RetransmittedPackets);
+    }
+
+    [Fact]
     public void RequestToAKeyIsAnsweredByTheKeysRootWhenSent()
     {
         var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 7 });

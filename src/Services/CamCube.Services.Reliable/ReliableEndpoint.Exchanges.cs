@@ -242,11 +242,34 @@ public sealed partial class ReliableEndpoint
     {
         if (!_peerRto.TryGetValue(peer, out var rto))
         {
-            rto = new RtoEstimator(Ticks(_options.InitialRetransmissionTimeout), Ticks(_options.MinimumRetransmissionTimeout), Ticks(_options.MaximumRetransmissionTimeout), Ticks(_options.ClockGranularity));
+            rto = new RtoEstimator(FirstTimeoutTicks(), Ticks(_options.MinimumRetransmissionTimeout), Ticks(_options.MaximumRetransmissionTimeout), Ticks(_options.ClockGranularity));
             _peerRto.Add(peer, rto);
         }
 
         return rto;
+    }
+
+    /// <summary>
+    /// The timeout of a peer not asked before: twice the longest measured timeout (before backoff) of
+    /// the peers this endpoint has round-trip samples of (a new peer is a few hops further at most,
+    /// on the same links), never above <see cref="ReliableOptions.InitialRetransmissionTimeout"/>, which
+    /// it is when there is no sample yet. A request lost on its way to a new peer is then sent again
+    /// after a few round trips of the cube, not the initial timeout's 200 ms.
+    /// </summary>
+    private long FirstTimeoutTicks()
+    {
+        var initial = Ticks(_options.InitialRetransmissionTimeout);
+        var granularity = Ticks(_options.ClockGranularity);
+        long longest = 0;
+        foreach (var known in _peerRto.Values)
+        {
+            if (known.HasSample)
+            {
+                longest = Math.Max(longest, known.SmoothedTicks + Math.Max(granularity, 4 * known.VariationTicks));
+            }
+        }
+
+        return longest == 0 ? initial : Math.Min(initial, 2 * longest);
     }
 
     /// <summary>Notes an id in the order exchanges began; the queue is compacted when ended ids pile up behind a long-open one.</summary>
