@@ -67,7 +67,7 @@ public sealed class CubeTests(CubeFixture cube)
         Assert.True(exit == 0, error);
         var killedAt = TimeProvider.System.GetTimestamp();
 
-        // Its six neighbours see the link go down within the heartbeat timeout (350 ms), give or take scheduling.
+        // Its six neighbours see the link go down within the link timeout (a second on a cube of processes), give or take scheduling.
         var neighbors = new Coordinate[6];
         s_shape.GetNeighbors(victim, neighbors);
         Assert.True(cube.WaitFor(() => neighbors.All(n => cube.Ask(n, "status").GetProperty("linksUp").GetInt32() == 5), TimeSpan.FromSeconds(5)));

@@ -12,7 +12,7 @@ internal static partial class CubeCommand
 
           cube up [--shape 3x3x3] [--base-port 17000] [--memcached-port 11211 | --no-memcached]
                   [--kv-port 11311 | --no-kv] [--kv-storage sqlite|memory] [--kv-delivery reliable|best-effort]
-                  [--in-process] [--detach] [--heartbeat-ms 100] [--timeout-ms 350] [--node PROGRAM]
+                  [--in-process] [--detach] [--heartbeat-ms 100] [--timeout-ms T] [--node PROGRAM]
                         start one node per server on loopback (child processes, or threads with --in-process),
                         show their state live, and stop them all on Ctrl-C; --detach leaves the cube running;
                         --node runs your node program (a .dll run with dotnet, or an executable built on
@@ -22,7 +22,8 @@ internal static partial class CubeCommand
                         state directory's data (sqlite, kept across cubes) or in memory, and its memcached
                         front-end on --kv-port + i (camcube kv talks to it); its messages travel on the
                         reliable transport (a lost packet is resent, a write runs once) unless --kv-delivery
-                        best-effort, the same on every node
+                        best-effort, the same on every node; --timeout-ms: how long a silent link stays up
+                        (default 1000 for processes, which share this machine's cores; 3.5 heartbeats in-process)
           cube health x,y,z      ask a node's health checks (links up, servers reachable, loop responsive): exit 0
                                  when healthy or degraded, 1 when unhealthy or silent
           cube kv-stats [x,y,z]  what the key-value store did on a node (no node: on each, then summed): writes,
@@ -103,10 +104,22 @@ internal static partial class CubeCommand
                 : null,
             InProcess = reader.Flag("--in-process"),
             HeartbeatInterval = TimeSpan.FromMilliseconds(heartbeat),
-            HeartbeatTimeout = reader.Single("--timeout-ms") is null ? null : TimeSpan.FromMilliseconds(reader.Int("--timeout-ms", 0, heartbeat + 1, 600_000)),
+            HeartbeatTimeout = reader.Single("--timeout-ms") is not null ? TimeSpan.FromMilliseconds(reader.Int("--timeout-ms", 0, heartbeat + 1, 600_000))
+                : reader.Flag("--in-process") ? null
+                : ProcessCubeLinkTimeout(TimeSpan.FromMilliseconds(heartbeat)),
         };
         return (options, reader);
     }
+
+    /// <summary>
+    /// The link timeout of a cube of processes on this machine unless --timeout-ms says otherwise: at
+    /// least a second (and 3.5 heartbeats). The processes share the machine's cores, and while they
+    /// compile their code (a cold cube's first sets) a node's loop can wait longer than the node's own
+    /// 350 ms for the CPU: its neighbours took its links down and servers turned unreachable for a
+    /// moment (25-89 link flaps in a cold cube's first 4,000 sets, none with a second; docs/decisions.md).
+    /// </summary>
+    internal static TimeSpan ProcessCubeLinkTimeout(TimeSpan heartbeat) =>
+        TimeSpan.FromTicks(Math.Max(TimeSpan.TicksPerSecond, (long)(heartbeat.Ticks * Hosting.CamCubeNodeOptions.HeartbeatTimeoutIntervals)));
 
     /// <summary>The store's backend named by --kv-storage: sqlite (the default) or memory.</summary>
     private static string KeyValueStorage(string? name) => name switch
