@@ -15,7 +15,8 @@ public sealed class LeaseTests
     private static readonly Key s_key = Key.FromString("leased");
     private static readonly Coordinate[] s_servers = KeySpace.For(s_shape).GetServersForKey(s_key, 3);
     private static readonly Coordinate s_client = FailoverTests.ClientOutside(s_servers);
-    private static readonly KeyValueServiceOptions s_options = new() { ReadLease = TimeSpan.FromSeconds(1), LeaseDriftMargin = TimeSpan.FromMilliseconds(50) };
+    // The primary's own lease, seen at the primary: the client's server takes no front-end lease (FrontEndLeaseTests).
+    private static readonly KeyValueServiceOptions s_options = new() { ReadLease = TimeSpan.FromSeconds(1), LeaseDriftMargin = TimeSpan.FromMilliseconds(50), FrontEndLease = TimeSpan.Zero };
 
     [Fact]
     public async Task PrimaryAnswersReadsWithoutAskingItsReplicasWhileItsLeaseRuns()

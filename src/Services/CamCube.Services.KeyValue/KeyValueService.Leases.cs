@@ -129,6 +129,7 @@ public sealed partial class KeyValueService
         Statistics.ReadsUnderLease++;
         Statistics.ReadsAnsweredAtOnce++;
         reply = lane.Held is { IsDeleted: false } held ? new ClientReply { Found = true, Version = held.Version, Value = held.Value! } : new ClientReply();
+        GrantFrontEndLease(lane, context.Source, reply);
         return true;
     }
 

@@ -18,7 +18,7 @@ public sealed partial class KeyValueService
 
     private bool HasMajority => !_options.RequireMajority || Node.Reachability.ReachableCount * 2 > Node.Shape.ServerCount;
 
-    private async Task<ClientReply> ServeAsync(ClientRequest request)
+    private async Task<ClientReply> ServeAsync(ClientRequest request, Coordinate asker)
     {
         if (request.Key.Length != Key.SizeBytes)
         {
@@ -45,7 +45,7 @@ public sealed partial class KeyValueService
         await lane.EnterAsync().ConfigureAwait(true);
         try
         {
-            return await ServeInTurnAsync(key, lane, request).ConfigureAwait(true);
+            return await ServeInTurnAsync(key, lane, request, asker).ConfigureAwait(true);
         }
         finally
         {
@@ -53,7 +53,7 @@ public sealed partial class KeyValueService
         }
     }
 
-    private async Task<ClientReply> ServeInTurnAsync(Key key, KeyLane lane, ClientRequest request)
+    private async Task<ClientReply> ServeInTurnAsync(Key key, KeyLane lane, ClientRequest request, Coordinate asker)
     {
         var set = CurrentSet(key, lane);
         if (set[0] != Node.Self)
@@ -86,9 +86,18 @@ public sealed partial class KeyValueService
         }
         if (request.Operation == KeyValueOperation.Get)
         {
-            return await CheckBallotAsync(key, lane).ConfigureAwait(true)
-                ? held is { IsDeleted: false } ? new ClientReply { Found = true, Version = held.Version, Value = held.Value! } : new ClientReply()
-                : new ClientReply { Status = ReplyStatus.Unavailable };
+            if (!await CheckBallotAsync(key, lane).ConfigureAwait(true))
+            {
+                return new ClientReply { Status = ReplyStatus.Unavailable };
+            }
+
+            var read = held is { IsDeleted: false } ? new ClientReply { Found = true, Version = held.Version, Value = held.Value! } : new ClientReply();
+            if (HoldsLease(key, lane))
+            {
+                GrantFrontEndLease(lane, asker, read);
+            }
+
+            return read;
         }
 
         var isDelete = request.Operation == KeyValueOperation.Delete;
@@ -117,6 +126,8 @@ public sealed partial class KeyValueService
             return new ClientReply { Status = ReplyStatus.Unavailable, Reason = $"The commit queue at {Node.Self} is full ({_options.CommitQueueWritesMax} writes)." };
         }
 
+        // No server may answer with the replaced value once the new one can be read anywhere.
+        await DropFrontEndLeasesAsync(key, lane, held?.Version ?? 0).ConfigureAwait(true);
         var write = new StoredValue(version, isDelete ? null : request.Value);
         var sentAt = Now;
 

@@ -46,6 +46,11 @@ public sealed partial class KeyValueService : IReusableGets
 
     private void StartGet(StoreGet get)
     {
+        if (TryAnswerFromLease(get))
+        {
+            return;
+        }
+
         get.StartedAt = Node.TimeProvider.GetTimestamp();
         // A first attempt as long as any read's (a lost request or reply is asked again, within RequestTimeout).
         var attempt = _options.ReadAttemptTimeout < _options.RequestTimeout ? _options.ReadAttemptTimeout : _options.RequestTimeout;
@@ -67,9 +72,11 @@ public sealed partial class KeyValueService : IReusableGets
         switch (reply.Status)
         {
             case ReplyStatus.Served when reply.Found:
+                TakeFrontEndLease(get, reply);
                 get.Outcome.Found(reply.Version, reply.Value);
                 return;
             case ReplyStatus.Served:
+                TakeFrontEndLease(get, reply);
                 get.Outcome.Missing();
                 return;
             case ReplyStatus.Rejected:

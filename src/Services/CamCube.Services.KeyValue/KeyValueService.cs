@@ -41,13 +41,14 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         _options = options ?? KeyValueServiceOptions.Default;
         _options.Validate();
         _valueBytesMax = _options.ValueBytesMax;
-        HandleAsynchronously<ClientRequest, ClientReply>(KeyValueMessageType.ClientRequest, TryServeUnderLease, (request, _) => ServeAsync(request));
+        HandleAsynchronously<ClientRequest, ClientReply>(KeyValueMessageType.ClientRequest, TryServeUnderLease, (request, context) => ServeAsync(request, context.Source));
         HandleAsynchronously<Prepare, Promise>(KeyValueMessageType.Prepare, (prepare, context) => OnPrepareAsync(prepare, context.Source));
         HandleAsynchronously<Accept, Accepted>(KeyValueMessageType.Accept, (accept, context) => OnAcceptAsync(accept, context.Source));
         HandleAsynchronously<AcceptBatch, AcceptedBatch>(KeyValueMessageType.AcceptBatch, (batch, context) => OnAcceptBatchAsync(batch, context.Source));
         HandleAsynchronously<Purge, Purged>(KeyValueMessageType.Purge, (purge, _) => OnPurgeAsync(purge));
         HandleAsynchronously<Offer, Want>(KeyValueMessageType.Offer, (offer, _) => OnOfferAsync(offer));
         HandleAsynchronously<Transfer, TransferAck>(KeyValueMessageType.Transfer, (transfer, _) => OnTransferAsync(transfer));
+        Handle<DropLease, LeaseDropped>(KeyValueMessageType.DropLease, (drop, _) => OnDropLease(drop));
     }
 
     /// <summary>Gets the settings.</summary>
@@ -73,6 +74,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         packet.Release();
         Volatile.Write(ref _valueBytesMax, Math.Max(0, Math.Min(_options.ValueBytesMax, capacity)));
         StartLeaseClock();
+        StartFrontEndLeases();
         var onThread = _options.Commits == CommitMode.OnCommitThread || (_options.Commits == CommitMode.Automatic && _storage.IsDurable);
         _committer = onThread
             ? new ThreadCommitter(_storage, _options.CommitQueueWritesMax, node.Self.ToString(), Statistics, _options.Commits == CommitMode.Automatic ? node : null)

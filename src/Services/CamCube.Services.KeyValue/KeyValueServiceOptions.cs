@@ -79,6 +79,18 @@ public sealed record KeyValueServiceOptions
     /// </summary>
     public TimeSpan LeaseDriftMargin { get; init; } = TimeSpan.FromMilliseconds(50);
 
+    /// <summary>
+    /// Gets how long a server that asked a key's primary for a get may answer later gets of the key
+    /// itself (1 s by default; zero: never): the primary grants such a front-end lease with the
+    /// reply, never past its own read lease, and before any write of the key it tells every holder
+    /// to drop it (or waits until it ran out). Reads then cost no hop while nothing writes the key.
+    /// Only with read leases on (<see cref="ReadLease"/>).
+    /// </summary>
+    public TimeSpan FrontEndLease { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>Gets how many keys a server holds front-end leases on at once (65,536 by default); past it, gets ask the primary.</summary>
+    public int FrontEndLeasesMax { get; init; } = 65_536;
+
     /// <summary>Gets how many keys' newest values the primary keeps in memory to answer reads without reading its storage (100,000 by default; 0: none).</summary>
     public int HeldValuesMax { get; init; } = 100_000;
 
@@ -121,6 +133,8 @@ public sealed record KeyValueServiceOptions
         ArgumentOutOfRangeException.ThrowIfLessThan(ReadLease, TimeSpan.Zero, nameof(ReadLease));
         ArgumentOutOfRangeException.ThrowIfLessThan(LeaseDriftMargin, TimeSpan.Zero, nameof(LeaseDriftMargin));
         ArgumentOutOfRangeException.ThrowIfLessThan(HeldValuesMax, 0, nameof(HeldValuesMax));
+        ArgumentOutOfRangeException.ThrowIfLessThan(FrontEndLease, TimeSpan.Zero, nameof(FrontEndLease));
+        ArgumentOutOfRangeException.ThrowIfLessThan(FrontEndLeasesMax, 0, nameof(FrontEndLeasesMax));
         if (ReadLease > TimeSpan.Zero && LeaseDriftMargin >= ReadLease)
         {
             throw new ArgumentOutOfRangeException(

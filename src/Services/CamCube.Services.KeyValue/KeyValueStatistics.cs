@@ -42,6 +42,18 @@ public sealed class KeyValueStatistics
     /// <summary>Gets the reads (and refused conditional writes) for which this server, as primary, checked its ballot with the other replicas.</summary>
     public long ReadConfirms { get; internal set; }
 
+    /// <summary>Gets the gets this server answered itself from a front-end lease a key's primary granted it (no hop).</summary>
+    public long ReadsFromFrontEndLease { get; internal set; }
+
+    /// <summary>Gets the front-end leases this server granted as a key's primary, with gets of other servers.</summary>
+    public long FrontEndLeasesGranted { get; internal set; }
+
+    /// <summary>Gets the front-end leases this server, as a key's primary, had dropped by their holders before a write.</summary>
+    public long FrontEndLeasesDropped { get; internal set; }
+
+    /// <summary>Gets the front-end leases this server, as a key's primary, waited out before a write because their holder did not answer.</summary>
+    public long FrontEndLeaseWaits { get; internal set; }
+
     /// <summary>Gets how many times a take-over waited for a read lease granted to another primary (or a replica's start) to run out.</summary>
     public long LeaseWaits { get; internal set; }
 

@@ -23,6 +23,7 @@ internal sealed class RegisterWorkload
 
     private static readonly TorusShape s_shape = new(3, 3, 3);
     private static readonly Coordinate[] s_clientNodes = [new(0, 0, 0), new(1, 2, 0), new(2, 1, 1), new(0, 2, 2), new(2, 0, 2)];
+    private readonly Random _faultRandom;
 
     public RegisterWorkload(int seed, KeyValueServiceOptions? options = null, int keyCount = 2, int clientsPerNode = 3)
     {
@@ -30,9 +31,13 @@ internal sealed class RegisterWorkload
         Store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = seed }, options ?? StoreOptions);
         Cube = (SimulatedCube)Store.Cube;
         Random = new Random(seed);
+
+        // The faults draw from a generator of their own: which faults come, and when, depends on the
+        // seed alone, not on how many operations the store completed in between.
+        _faultRandom = new Random(seed * 7919 + 1);
         Keys = [.. Enumerable.Range(0, keyCount).Select(i => Key.FromString($"register-{seed}-{i}"))];
         var targets = Keys.SelectMany(key => KeySpace.For(s_shape).GetServersForKey(key, StoreOptions.ReplicaCount + 1)).Except(s_clientNodes).Distinct().ToArray();
-        Faults = new FaultSchedule(Cube, Random, s_clientNodes, targets, Store.Wipe);
+        Faults = new FaultSchedule(Cube, _faultRandom, s_clientNodes, targets, Store.Wipe);
         ClientsPerNode = clientsPerNode;
     }
 
@@ -86,7 +91,7 @@ internal sealed class RegisterWorkload
 
     private static TimeSpan Min(params TimeSpan[] times) => times.Min();
 
-    private TimeSpan NextFaultIn() => TimeSpan.FromMilliseconds(50 + Random.Next(150));
+    private TimeSpan NextFaultIn() => TimeSpan.FromMilliseconds(50 + _faultRandom.Next(150));
 
     private void Serve(RegisterClient[] clients, List<HistoryOperation<RegisterInput, RegisterOutput>> history, bool starting)
     {

@@ -29,4 +29,8 @@ public sealed class ClientReply
     /// <summary>Gets or sets why a request was rejected, for a person.</summary>
     [ProtoMember(6)]
     public string Reason { get; set; } = "";
+
+    /// <summary>Gets or sets how long the asking server may answer gets of the key from this reply itself, in microseconds from when it sent the get (0: not at all; a front-end lease).</summary>
+    [ProtoMember(7)]
+    public long LeaseMicroseconds { get; set; }
 }

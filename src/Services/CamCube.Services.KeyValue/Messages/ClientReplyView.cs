@@ -27,6 +27,9 @@ internal readonly ref struct ClientReplyView
     /// <summary>Gets why a request was rejected, in UTF-8: a slice of the encoding.</summary>
     public ReadOnlySpan<byte> Reason { get; private init; }
 
+    /// <summary>Gets the front-end lease granted with the reply, in microseconds (0: none).</summary>
+    public long LeaseMicroseconds { get; private init; }
+
     /// <summary>Reads a reply; false if the bytes are not a well-formed protobuf message.</summary>
     public static bool TryRead(ReadOnlySpan<byte> encoded, out ClientReplyView reply)
     {
@@ -36,6 +39,7 @@ internal readonly ref struct ClientReplyView
         var found = false;
         ReadOnlySpan<byte> value = default;
         ReadOnlySpan<byte> reason = default;
+        long lease = 0;
         var at = 0;
         while (at < encoded.Length)
         {
@@ -66,10 +70,11 @@ internal readonly ref struct ClientReplyView
                 case 4: found = number != 0; break;
                 case 5: value = encoded.Slice(at - length, length); break;
                 case 6: reason = encoded.Slice(at - length, length); break;
+                case 7: lease = (long)number; break;
             }
         }
 
-        reply = new ClientReplyView { Status = status, Version = version, Found = found, Value = value, Reason = reason };
+        reply = new ClientReplyView { Status = status, Version = version, Found = found, Value = value, Reason = reason, LeaseMicroseconds = lease };
         return true;
     }
 

@@ -10,4 +10,7 @@ internal static class KeyValueMessageType
     public const ushort Transfer = 5;
     public const ushort AcceptBatch = 6;
     public const ushort Purge = 7;
+
+    /// <summary><see cref="DropLease"/> and its <see cref="LeaseDropped"/>.</summary>
+    public const ushort DropLease = 8;
 }

@@ -63,6 +63,37 @@ internal sealed class KeyLane
         }
     }
 
+    /// <summary>Gets the servers this primary granted a front-end lease on the key, each with when it ends on this server's clock (null: none yet).</summary>
+    public Dictionary<Coordinate, long>? LeaseHolders { get; private set; }
+
+    /// <summary>Notes a front-end lease granted to <paramref name="holder"/> until <paramref name="until"/> (a timestamp of this server's clock).</summary>
+    public void NoteLeaseHolder(Coordinate holder, long until)
+    {
+        LeaseHolders ??= [];
+        LeaseHolders[holder] = LeaseHolders.TryGetValue(holder, out var known) ? Math.Max(known, until) : until;
+    }
+
+    /// <summary>Takes the holders whose leases run past <paramref name="now"/> and forgets all of them; null when there are none.</summary>
+    public List<KeyValuePair<Coordinate, long>>? TakeLeaseHolders(long now)
+    {
+        if (LeaseHolders is not { Count: > 0 } holders)
+        {
+            return null;
+        }
+
+        List<KeyValuePair<Coordinate, long>>? live = null;
+        foreach (var holder in holders)
+        {
+            if (holder.Value > now)
+            {
+                (live ??= []).Add(holder);
+            }
+        }
+
+        holders.Clear();
+        return live;
+    }
+
     /// <summary>Keeps the key's newest value (when this lane may), as it is in the storage now.</summary>
     public void Hold(StoredValue? value)
     {

@@ -1,0 +1,199 @@
+using CamCube.Messaging;
+using CamCube.Services.KeyValue.Leases;
+using CamCube.Services.KeyValue.Messages;
+using CamCube.Services.KeyValue.Replication;
+
+namespace CamCube.Services.KeyValue;
+
+/// <summary>
+/// Front-end leases: a key's primary that answers a get of another server under its own read lease
+/// lets that server answer later gets of the key itself for <see cref="KeyValueServiceOptions.FrontEndLease"/>
+/// (never past the primary's lease, so no new primary can write the key meanwhile), counted there
+/// from when it sent the get, less the drift margin. Before any write of the key the primary tells
+/// each holder to drop its lease (<see cref="DropLease"/>) and waits for the answer, or, when a
+/// holder does not answer, until the lease ran out on its own clock: no server answers with the old
+/// value once the new one may be read. A holder keeps a fence per dropped key for one lease, so a
+/// reply granting a lease on the replaced version that arrives late is not used. A get then costs
+/// no hop while nothing writes the key: the cache's nearby copies, for a linearizable store.
+/// </summary>
+public sealed partial class KeyValueService
+{
+    private readonly Dictionary<Key, FrontEndLease> _frontEndLeases = [];
+    private readonly Dictionary<Key, LeaseFence> _leaseFences = [];
+    private long _frontEndLeaseTicks;
+
+    private bool FrontEndLeasesOn => LeasesOn && _frontEndLeaseTicks > 0;
+
+    private void StartFrontEndLeases() =>
+        _frontEndLeaseTicks = (long)(_options.FrontEndLease.TotalSeconds * Node.TimeProvider.TimestampFrequency);
+
+    /// <summary>Answers a get from this server's lease on its key, if one runs; on the node's loop.</summary>
+    private bool TryAnswerFromLease(StoreGet get)
+    {
+        if (_frontEndLeases.Count == 0 || !_frontEndLeases.TryGetValue(get.Key, out var lease))
+        {
+            return false;
+        }
+
+        if (Now >= lease.Until)
+        {
+            _frontEndLeases.Remove(get.Key);
+            return false;
+        }
+
+        Statistics.ReadsFromFrontEndLease++;
+        if (lease.Value is null)
+        {
+            get.Outcome.Missing();
+        }
+        else
+        {
+            get.Outcome.Found(lease.Version, lease.Value);
+        }
+
+        return true;
+    }
+
+    /// <summary>Keeps the lease a first answer to a get granted, unless a write of the key has begun since (its fence) or the lease already ran out.</summary>
+    private void TakeFrontEndLease(StoreGet get, in ClientReplyView reply)
+    {
+        if (reply.LeaseMicroseconds <= 0 || !FrontEndLeasesOn)
+        {
+            return;
+        }
+
+        var now = Now;
+        var until = get.StartedAt + (long)(reply.LeaseMicroseconds * (Node.TimeProvider.TimestampFrequency / 1e6)) - _leaseDriftTicks;
+        if (until <= now)
+        {
+            return;
+        }
+
+        if (_leaseFences.TryGetValue(get.Key, out var fence))
+        {
+            if (fence.Until > now && fence.Version >= reply.Version)
+            {
+                return;
+            }
+
+            if (fence.Until <= now)
+            {
+                _leaseFences.Remove(get.Key);
+            }
+        }
+
+        if (_frontEndLeases.Count >= _options.FrontEndLeasesMax && !_frontEndLeases.ContainsKey(get.Key))
+        {
+            SweepFrontEndLeases(now);
+            if (_frontEndLeases.Count >= _options.FrontEndLeasesMax)
+            {
+                return;
+            }
+        }
+
+        _frontEndLeases[get.Key] = new FrontEndLease(reply.Version, reply.Found ? reply.Value.ToArray() : null, until);
+    }
+
+    private void SweepFrontEndLeases(long now)
+    {
+        foreach (var (key, lease) in _frontEndLeases)
+        {
+            if (lease.Until <= now)
+            {
+                _frontEndLeases.Remove(key);
+            }
+        }
+
+        foreach (var (key, fence) in _leaseFences)
+        {
+            if (fence.Until <= now)
+            {
+                _leaseFences.Remove(key);
+            }
+        }
+    }
+
+    /// <summary>A primary is about to write the key: the lease on the version it replaces (or an older one) is dropped and fenced off for one lease.</summary>
+    private LeaseDropped OnDropLease(DropLease drop)
+    {
+        if (drop.Key.Length != Key.SizeBytes)
+        {
+            return new LeaseDropped();
+        }
+
+        var key = Key.FromBytes(drop.Key);
+        var now = Now;
+        var held = _frontEndLeases.TryGetValue(key, out var lease) && lease.Version <= drop.Version;
+        if (held)
+        {
+            _frontEndLeases.Remove(key);
+        }
+
+        var version = _leaseFences.TryGetValue(key, out var fence) && fence.Until > now ? Math.Max(fence.Version, drop.Version) : drop.Version;
+        _leaseFences[key] = new LeaseFence(version, now + _frontEndLeaseTicks + _leaseDriftTicks);
+        if (_leaseFences.Count >= _options.FrontEndLeasesMax)
+        {
+            SweepFrontEndLeases(now);
+        }
+
+        return new LeaseDropped { Held = held };
+    }
+
+    /// <summary>Grants <paramref name="asker"/> a front-end lease with <paramref name="reply"/>, a get served under this primary's read lease.</summary>
+    private void GrantFrontEndLease(KeyLane lane, Coordinate asker, ClientReply reply)
+    {
+        if (!FrontEndLeasesOn || asker == Node.Self)
+        {
+            return;
+        }
+
+        var now = Now;
+        var ticks = Math.Min(_frontEndLeaseTicks, lane.LeaseUntil - now - _leaseDriftTicks);
+        if (ticks <= 0)
+        {
+            return;
+        }
+
+        lane.NoteLeaseHolder(asker, now + ticks);
+        reply.LeaseMicroseconds = (long)(ticks * 1e6 / Node.TimeProvider.TimestampFrequency);
+        Statistics.FrontEndLeasesGranted++;
+    }
+
+    /// <summary>
+    /// Before a write of the key: every holder of a front-end lease on it drops it; one that does not
+    /// answer within <see cref="KeyValueServiceOptions.ReplicationTimeout"/> is waited out (its lease
+    /// ends on its clock no later than on this one's, plus the drift margin).
+    /// </summary>
+    private async Task DropFrontEndLeasesAsync(Key key, KeyLane lane, long versionReplaced)
+    {
+        var holders = lane.TakeLeaseHolders(Now);
+        if (holders is null)
+        {
+            return;
+        }
+
+        var asks = new Task<LeaseDropped>[holders.Count];
+        for (var i = 0; i < holders.Count; i++)
+        {
+            asks[i] = RequestServerAsync<DropLease, LeaseDropped>(holders[i].Key, new DropLease { Key = KeyBytes(key), Version = versionReplaced }, _options.ReplicationTimeout);
+        }
+
+        for (var i = 0; i < holders.Count; i++)
+        {
+            try
+            {
+                await asks[i].ConfigureAwait(true);
+                Statistics.FrontEndLeasesDropped++;
+            }
+            catch (RequestFailedException)
+            {
+                var left = holders[i].Value + _leaseDriftTicks - Now;
+                if (left > 0)
+                {
+                    Statistics.FrontEndLeaseWaits++;
+                    await DelayAsync(Node.TimeProvider.GetElapsedTime(0, left)).ConfigureAwait(true);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+using CamCube.Testing;
+using static CamCube.Services.KeyValue.Tests.KeyValueServiceTests;
+
+namespace CamCube.Services.KeyValue.Tests;
+
+/// <summary>
+/// Front-end leases (docs/key-value-store.md, "Read leases"): a server that read a key through its
+/// primary answers the key's next gets itself while the lease runs, and no longer once a write of
+/// the key has begun: the primary has each holder drop its lease first, or waits it out when the
+/// holder does not answer. The register workload (LinearizabilityTests) checks the same with faults.
+/// </summary>
+public sealed class FrontEndLeaseTests
+{
+    private static readonly TorusShape s_shape = new(3, 3, 3);
+    private static readonly Key s_key = Key.FromString("front-end-leased");
+    private static readonly Coordinate[] s_servers = KeySpace.For(s_shape).GetServersForKey(s_key, 3);
+    private static readonly Coordinate s_reader = FailoverTests.ClientOutside(s_servers);
+    private static readonly Coordinate s_writer = OtherClient();
+    private static readonly KeyValueServiceOptions s_options = new() { ReadLease = TimeSpan.FromSeconds(1), FrontEndLease = TimeSpan.FromMilliseconds(500) };
+
+    [Fact]
+    public async Task ServerAnswersAKeysNextGetsItselfWhileItsLeaseRuns()
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
+        await store.Run(store[s_writer].PutAsync(s_key, Bytes("one")));
+
+        for (var i = 0; i < 3; i++)
+        {
+            Assert.Equal("one", Text((await store.Run(store[s_reader].GetAsync(s_key)))!.Value));
+        }
+
+        Assert.Equal(1, store[s_servers[0]].Statistics.FrontEndLeasesGranted);
+        Assert.Equal(1, store[s_servers[0]].Statistics.ReadsUnderLease);
+        Assert.Equal(2, store[s_reader].Statistics.ReadsFromFrontEndLease);
+
+        // The lease ran out: the next get asks the primary again.
+        store.Cube.RunFor(s_options.FrontEndLease);
+        await store.Run(store[s_reader].GetAsync(s_key));
+        Assert.Equal(2, store[s_servers[0]].Statistics.ReadsUnderLease);
+        Assert.Equal(2, store[s_reader].Statistics.ReadsFromFrontEndLease);
+    }
+
+    [Fact]
+    public async Task GetAfterAWriteThroughAnotherServerReadsTheNewValueWhileTheOldLeaseWouldStillRun()
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
+        await store.Run(store[s_writer].PutAsync(s_key, Bytes("one")));
+        Assert.Equal("one", Text((await store.Run(store[s_reader].GetAsync(s_key)))!.Value));
+
+        await store.Run(store[s_writer].PutAsync(s_key, Bytes("two")));
+
+        Assert.Equal("two", Text((await store.Run(store[s_reader].GetAsync(s_key)))!.Value));
+        Assert.Equal(1, store[s_servers[0]].Statistics.FrontEndLeasesDropped);
+        Assert.Equal(0, store[s_reader].Statistics.ReadsFromFrontEndLease);
+    }
+
+    [Fact]
+    public async Task WriteWaitsOutTheLeaseOfAHolderThatCannotBeReachedBeforeItIsAcknowledged()
+    {
+        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 21 }, s_options);
+        var cube = (SimulatedCube)store.Cube;
+        await store.Run(store[s_writer].PutAsync(s_key, Bytes("one")));
+        await store.Run(store[s_reader].GetAsync(s_key));
+        var leaseGrantedAt = cube.Elapsed;
+
+        // The reader is cut off from everyone: the primary cannot have it drop its lease.
+        foreach (var link in Enum.GetValues<LinkDirection>())
+        {
+            cube.Network.CutLink(s_reader, link);
+        }
+
+        var written = await store.Run(store[s_writer].PutAsync(s_key, Bytes("two")));
+
+        Assert.Equal(WriteStatus.Written, written.Status);
+        Assert.Equal(1, store[s_servers[0]].Statistics.FrontEndLeaseWaits);
+        Assert.True(cube.Elapsed - leaseGrantedAt >= s_options.FrontEndLease, $"acknowledged {cube.Elapsed - leaseGrantedAt} after the lease was granted");
+    }
+
+    private static Coordinate OtherClient()
+    {
+        for (long i = s_shape.ServerCount - 1; i >= 0; i--)
+        {
+            var server = s_shape.CoordinateAt(i);
+            if (Array.IndexOf(s_servers, server) < 0 && server != s_reader)
+            {
+                return server;
+            }
+        }
+
+        throw new InvalidOperationException("No second client.");
+    }
+}
