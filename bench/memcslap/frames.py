@@ -114,7 +114,7 @@ def main():
                 requests = ops + loaded
                 data_frames = (f1 - f0) - idle_per_second * (t1 - t0)
                 counters = ", ".join(f"{k} {(k1[k] - k0.get(k, 0)) / requests:.2f}" for k in
-                                     ("WritesAcknowledged", "AcceptsSent", "CommitsOnLoop", "CommitsOnThread", "TakeOvers", "ReadsUnderLease", "ReadConfirms")
+                                     ("WritesAcknowledged", "AcceptsSent", "CommitsOnLoop", "CommitsOnThread", "TakeOvers", "ReadsUnderLease", "ReadConfirms", "ReadsFromFrontEndLease", "FrontEndLeasesGranted", "FrontEndLeasesDropped", "FrontEndLeaseWaits")
                                      if k1.get(k, 0) - k0.get(k, 0))
                 print(f"| {name} | {test} | {a.concurrency} | {requests} | {ops / secs:.0f} | {data_frames / requests:.2f} | "
                       f"{(c1 - c0) * 1e6 / requests:.0f} | {counters or '-'} |")
