@@ -55,6 +55,24 @@ public sealed class FrontEndLeaseTests
     }
 
     [Fact]
+    public async Task WriteThroughTheHolderItselfDropsItsLeaseWithoutARoundTripAndItsNextGetReadsTheNewValue()
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
+        await store.Run(store[s_writer].PutAsync(s_key, Bytes("one")));
+        Assert.Equal("one", Text((await store.Run(store[s_reader].GetAsync(s_key)))!.Value));
+
+        await store.Run(store[s_reader].PutAsync(s_key, Bytes("two")));
+
+        Assert.Equal(0, store[s_servers[0]].Statistics.FrontEndLeasesDropped);
+        Assert.Equal(0, store[s_servers[0]].Statistics.FrontEndLeaseWaits);
+        Assert.Equal("two", Text((await store.Run(store[s_reader].GetAsync(s_key)))!.Value));
+        Assert.Equal("two", Text((await store.Run(store[s_reader].GetAsync(s_key)))!.Value));
+
+        // For one lease after its own write the reader takes no lease on the key: both gets asked the primary.
+        Assert.Equal(0, store[s_reader].Statistics.ReadsFromFrontEndLease);
+    }
+
+    [Fact]
     public async Task WriteWaitsOutTheLeaseOfAHolderThatCannotBeReachedBeforeItIsAcknowledged()
     {
         var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 21 }, s_options);

@@ -44,6 +44,24 @@ public sealed partial class KeyValueService
     internal async Task<ClientReply> CallOnLoopAsync(ClientRequest request, long? startedAt = null)
     {
         var key = Key.FromBytes(request.Key);
+        if (request.Operation != KeyValueOperation.Get && FrontEndLeasesOn)
+        {
+            BeginOwnWrite(key, request);
+            try
+            {
+                return await AskUntilServedAsync(key, request, startedAt).ConfigureAwait(true);
+            }
+            finally
+            {
+                EndOwnWrite(key);
+            }
+        }
+
+        return await AskUntilServedAsync(key, request, startedAt).ConfigureAwait(true);
+    }
+
+    private async Task<ClientReply> AskUntilServedAsync(Key key, ClientRequest request, long? startedAt)
+    {
         var clock = Node.TimeProvider;
         var start = startedAt ?? clock.GetTimestamp();
         var isRead = request.Operation == KeyValueOperation.Get;

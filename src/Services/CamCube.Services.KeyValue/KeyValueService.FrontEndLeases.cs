@@ -20,6 +20,7 @@ public sealed partial class KeyValueService
 {
     private readonly Dictionary<Key, FrontEndLease> _frontEndLeases = [];
     private readonly Dictionary<Key, LeaseFence> _leaseFences = [];
+    private readonly Dictionary<Key, int> _ownWritesRunning = [];
     private long _frontEndLeaseTicks;
 
     private bool FrontEndLeasesOn => LeasesOn && _frontEndLeaseTicks > 0;
@@ -69,6 +70,11 @@ public sealed partial class KeyValueService
             return;
         }
 
+        if (_ownWritesRunning.ContainsKey(get.Key))
+        {
+            return;
+        }
+
         if (_leaseFences.TryGetValue(get.Key, out var fence))
         {
             if (fence.Until > now && fence.Version >= reply.Version)
@@ -110,6 +116,37 @@ public sealed partial class KeyValueService
             {
                 _leaseFences.Remove(key);
             }
+        }
+    }
+
+    /// <summary>
+    /// This server writes the key: it drops its own lease on it and takes none while its writes of
+    /// the key run and for one lease after the last (a fence on every version), so the primary may
+    /// leave it out of the holders it has drop their leases (<see cref="ClientRequest.LeaseDropped"/>):
+    /// any lease the primary granted it before the write reaches it either before the write was
+    /// sent (dropped here), while it runs (refused) or after it ended (refused, or already run out).
+    /// </summary>
+    private void BeginOwnWrite(Key key, ClientRequest request)
+    {
+        _frontEndLeases.Remove(key);
+        _ownWritesRunning[key] = _ownWritesRunning.TryGetValue(key, out var running) ? running + 1 : 1;
+        request.LeaseDropped = true;
+    }
+
+    private void EndOwnWrite(Key key)
+    {
+        if (_ownWritesRunning.TryGetValue(key, out var running) && running > 1)
+        {
+            _ownWritesRunning[key] = running - 1;
+            return;
+        }
+
+        _ownWritesRunning.Remove(key);
+        var now = Now;
+        _leaseFences[key] = new LeaseFence(long.MaxValue, now + _frontEndLeaseTicks + _leaseDriftTicks);
+        if (_leaseFences.Count >= _options.FrontEndLeasesMax)
+        {
+            SweepFrontEndLeases(now);
         }
     }
 
@@ -164,8 +201,13 @@ public sealed partial class KeyValueService
     /// answer within <see cref="KeyValueServiceOptions.ReplicationTimeout"/> is waited out (its lease
     /// ends on its clock no later than on this one's, plus the drift margin).
     /// </summary>
-    private async Task DropFrontEndLeasesAsync(Key key, KeyLane lane, long versionReplaced)
+    private async Task DropFrontEndLeasesAsync(Key key, KeyLane lane, long versionReplaced, Coordinate? writer)
     {
+        if (writer is { } dropped)
+        {
+            lane.LeaseHolders?.Remove(dropped);
+        }
+
         var holders = lane.TakeLeaseHolders(Now);
         if (holders is null)
         {

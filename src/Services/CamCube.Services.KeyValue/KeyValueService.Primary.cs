@@ -127,7 +127,7 @@ public sealed partial class KeyValueService
         }
 
         // No server may answer with the replaced value once the new one can be read anywhere.
-        await DropFrontEndLeasesAsync(key, lane, held?.Version ?? 0).ConfigureAwait(true);
+        await DropFrontEndLeasesAsync(key, lane, held?.Version ?? 0, request.LeaseDropped ? asker : null).ConfigureAwait(true);
         var write = new StoredValue(version, isDelete ? null : request.Value);
         var sentAt = Now;
 

@@ -25,4 +25,8 @@ public sealed class ClientRequest
     /// <summary>Gets or sets the value of a put.</summary>
     [ProtoMember(5)]
     public byte[] Value { get; set; } = [];
+
+    /// <summary>Gets or sets whether the asking server, writing, dropped any front-end lease on the key and keeps none while its writes of the key run and for one lease after: the primary need not ask it to.</summary>
+    [ProtoMember(6)]
+    public bool LeaseDropped { get; set; }
 }
