@@ -142,12 +142,7 @@ public sealed partial class KeyValueService
         }
 
         _ownWritesRunning.Remove(key);
-        var now = Now;
-        _leaseFences[key] = new LeaseFence(long.MaxValue, now + _frontEndLeaseTicks + _leaseDriftTicks);
-        if (_leaseFences.Count >= _options.FrontEndLeasesMax)
-        {
-            SweepFrontEndLeases(now);
-        }
+        FenceOff(key, long.MaxValue);
     }
 
     /// <summary>A primary is about to write the key: the lease on the version it replaces (or an older one) is dropped and fenced off for one lease.</summary>
@@ -159,21 +154,30 @@ public sealed partial class KeyValueService
         }
 
         var key = Key.FromBytes(drop.Key);
-        var now = Now;
         var held = _frontEndLeases.TryGetValue(key, out var lease) && lease.Version <= drop.Version;
         if (held)
         {
             _frontEndLeases.Remove(key);
         }
 
-        var version = _leaseFences.TryGetValue(key, out var fence) && fence.Until > now ? Math.Max(fence.Version, drop.Version) : drop.Version;
+        FenceOff(key, drop.Version);
+        return new LeaseDropped { Held = held };
+    }
+
+    /// <summary>Takes no lease on <paramref name="version"/> of the key, or an older one, for one lease from now (a fence still running keeps its higher version).</summary>
+    private void FenceOff(Key key, long version)
+    {
+        var now = Now;
+        if (_leaseFences.TryGetValue(key, out var fence) && fence.Until > now)
+        {
+            version = Math.Max(version, fence.Version);
+        }
+
         _leaseFences[key] = new LeaseFence(version, now + _frontEndLeaseTicks + _leaseDriftTicks);
         if (_leaseFences.Count >= _options.FrontEndLeasesMax)
         {
             SweepFrontEndLeases(now);
         }
-
-        return new LeaseDropped { Held = held };
     }
 
     /// <summary>Grants <paramref name="asker"/> a front-end lease with <paramref name="reply"/>, a get served under this primary's read lease.</summary>
