@@ -209,6 +209,36 @@ public sealed class KeyValueCubeTests(CubeFixture cube)
         Assert.Contains("3,0,0", bad.Error, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void SetRightAfterAReplicaIsKilledIsStoredOnTheNewReplicaSet()
+    {
+        // A key none of whose servers is the front-end, (0,0,0): its last replica is killed, and the set follows at once.
+        var frontEnd = new Coordinate(0, 0, 0);
+        var keySpace = KeySpace.For(CubeFixture.Shape);
+        var (key, servers) = Enumerable.Range(0, 1000)
+            .Select(i => string.Create(CultureInfo.InvariantCulture, $"kvcrash:{i}"))
+            .Select(k => (Key: k, Servers: keySpace.GetServersForKey(Key.Hash(System.Text.Encoding.ASCII.GetBytes(k)), 3)))
+            .First(k => !k.Servers.Contains(frontEnd) && !k.Servers.Any(s_killed.Contains));
+        var victim = servers[2];
+        var others = Enumerable.Range(0, 27).Select(i => CubeFixture.Shape.CoordinateAt(i)).Where(n => n != victim).ToArray();
+        using var client = new MemcachedTextClient(cube.KeyValuePort(frontEnd));
+        Assert.Equal("STORED", client.Command($"set {key} 0 0 3", "one"));
+
+        Assert.Equal(0, Camcube.Run(cube.StateDirectory, "cube", "kill", Format(victim)).Exit);
+        try
+        {
+            Assert.Equal("STORED", client.Command($"set {key} 0 0 3", "two"));
+            Assert.Equal("two", client.Get("get", key)?.Data);
+        }
+        finally
+        {
+            Assert.Equal(0, Camcube.Run(cube.StateDirectory, "cube", "start", Format(victim)).Exit);
+            Assert.True(cube.WaitFor(() => others.All(n => cube.Ask(n, "status").GetProperty("reachable").GetInt32() == 27), TimeSpan.FromSeconds(30)));
+        }
+
+        Assert.True(SumOverNodes("WritesFinishedOnANewSet") >= 1);
+    }
+
     private static long Counter(string line, string name) =>
         long.Parse(line.Split(' ').Single(p => p.StartsWith(name + "=", StringComparison.Ordinal))[(name.Length + 1)..], CultureInfo.InvariantCulture);
 

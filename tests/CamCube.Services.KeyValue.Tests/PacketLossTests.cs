@@ -147,15 +147,8 @@ public sealed class PacketLossTests
     [Fact]
     public async Task WriteIsAcknowledgedWhenAReplicaHearsNothingForLongerThanTheReplicationTimeout()
     {
-        var key = Key.FromString("blackout");
-        var servers = KeySpace.For(s_shape).GetServersForKey(key, 3);
-        var client = FailoverTests.ClientOutside(servers);
-        var disks = new Dictionary<Coordinate, Storage.MemoryKeyValueStorage>();
-        // A fault decorator on every node (1 µs of delay: FaultOptions.None would leave them out), to turn up on one later.
-        var cube = SimulatedCube.Start(s_shape, node => StoreCube.Register(node, disks, null), new SimulatedCubeOptions { Seed = 12, Faults = new FaultOptions { Delay = TimeSpan.FromMicroseconds(1) } });
-        var store = new StoreCube(cube, disks);
-        store.PassStartLease(null);
-        Assert.Equal(WriteStatus.Written, (await store.Run(store[client].PutAsync(key, KeyValueServiceTests.Bytes("one")))).Status);
+        var (store, key, servers, client) = await StartWithOneWrittenAsync("blackout", 12);
+        var cube = (SimulatedCube)store.Cube;
 
         // The last replica hears nothing for a little more than one replication timeout, then all again.
         var replica = cube.FaultsAt(servers[2])!;
@@ -172,14 +165,8 @@ public sealed class PacketLossTests
     [Fact]
     public async Task WriteIsAcknowledgedWhenAReplicaTurnsUnreachableForAMomentWhileItsAcceptIsOut()
     {
-        var key = Key.FromString("flap");
-        var servers = KeySpace.For(s_shape).GetServersForKey(key, 3);
-        var client = FailoverTests.ClientOutside(servers);
-        var disks = new Dictionary<Coordinate, Storage.MemoryKeyValueStorage>();
-        var cube = SimulatedCube.Start(s_shape, node => StoreCube.Register(node, disks, null), new SimulatedCubeOptions { Seed = 13, Faults = new FaultOptions { Delay = TimeSpan.FromMicroseconds(1) } });
-        var store = new StoreCube(cube, disks);
-        store.PassStartLease(null);
-        Assert.Equal(WriteStatus.Written, (await store.Run(store[client].PutAsync(key, KeyValueServiceTests.Bytes("one")))).Status);
+        var (store, key, servers, client) = await StartWithOneWrittenAsync("flap", 13);
+        var cube = (SimulatedCube)store.Cube;
 
         // Every link of the last replica is cut until the primary's view loses it (the primary fails
         // its accept as unreachable), then restored well within one replication timeout.
@@ -199,6 +186,49 @@ public sealed class PacketLossTests
         var written = await store.Run(put);
 
         Assert.Equal(WriteStatus.Written, written.Status);
-        Assert.Equal(1, store[servers[0]].Statistics.AcceptsSentAgain);
+
+        // The view dropped the replica from the key's set, so the primary finished the write on the new set at once.
+        Assert.Equal(1, store[servers[0]].Statistics.WritesFinishedOnANewSet);
+    }
+
+    [Fact]
+    public async Task WriteIsAcknowledgedOnTheNewReplicaSetWhenAReplicaDiesWhileItsAcceptIsOut()
+    {
+        var (store, key, servers, client) = await StartWithOneWrittenAsync("crash", 14);
+        var cube = (SimulatedCube)store.Cube;
+
+        // The last replica dies as the write starts: its accept fails before the views drop it.
+        var put = store[client].PutAsync(key, KeyValueServiceTests.Bytes("two"));
+        cube.Kill(servers[2]);
+        var written = await store.Run(put);
+
+        Assert.Equal(WriteStatus.Written, written.Status);
+        var newSet = KeySpace.For(s_shape).GetServersForKey(key, 3, cube[servers[0]].Reachability);
+        Assert.DoesNotContain(servers[2], newSet);
+        foreach (var server in newSet)
+        {
+            Assert.Equal("two", KeyValueServiceTests.Text(store.DiskOf(server).Read(key)!.Value!));
+        }
+
+        Assert.Equal(1, store[servers[0]].Statistics.WritesFinishedOnANewSet);
+        Assert.Equal(0, store[servers[0]].Statistics.AcceptsSentAgain);
+    }
+
+    /// <summary>
+    /// A simulated cube with a fault decorator on every node (1 µs of delay: <see cref="FaultOptions.None"/>
+    /// would leave them out), to turn up on one later, and "one" written to the key named
+    /// <paramref name="name"/> through a server outside its replica set.
+    /// </summary>
+    private static async Task<(StoreCube Store, Key Key, Coordinate[] Servers, Coordinate Client)> StartWithOneWrittenAsync(string name, int seed)
+    {
+        var key = Key.FromString(name);
+        var servers = KeySpace.For(s_shape).GetServersForKey(key, 3);
+        var client = FailoverTests.ClientOutside(servers);
+        var disks = new Dictionary<Coordinate, Storage.MemoryKeyValueStorage>();
+        var cube = SimulatedCube.Start(s_shape, node => StoreCube.Register(node, disks, null), new SimulatedCubeOptions { Seed = seed, Faults = new FaultOptions { Delay = TimeSpan.FromMicroseconds(1) } });
+        var store = new StoreCube(cube, disks);
+        store.PassStartLease(null);
+        Assert.Equal(WriteStatus.Written, (await store.Run(store[client].PutAsync(key, KeyValueServiceTests.Bytes("one")))).Status);
+        return (store, key, servers, client);
     }
 }

@@ -26,7 +26,9 @@ public sealed partial class KeyValueService
     /// and one whose replica became unreachable may meet it again as views settle (a link that
     /// flapped on a starved host): it is sent once more, after the replica is reachable again (or a
     /// <see cref="KeyValueServiceOptions.ReplicationTimeout"/> passed), before the write is called
-    /// indeterminate. An accept is idempotent at a replica (the same ballot and version are kept once).
+    /// indeterminate. A replica that left the key's set meanwhile (it died) is not waited for: the
+    /// round fails at once and the primary finishes the write on the new set. An accept is
+    /// idempotent at a replica (the same ballot and version are kept once).
     /// </summary>
     private async Task<Accepted> SendAcceptOnceMoreAsync(Coordinate replica, Accept accept)
     {
@@ -36,24 +38,35 @@ public sealed partial class KeyValueService
         }
         catch (RequestFailedException ex) when (ex.Reason is RequestFailure.TimedOut or RequestFailure.Unreachable)
         {
-            Statistics.AcceptsSentAgain++;
-            if (ex.Reason == RequestFailure.Unreachable)
+            if (ex.Reason == RequestFailure.Unreachable && !await UntilReachableAsync(replica, Node.KeySpace.KeyCoordinateOf(Key.FromBytes(accept.Key)), _options.ReplicationTimeout).ConfigureAwait(true))
             {
-                await UntilReachableAsync(replica, _options.ReplicationTimeout).ConfigureAwait(true);
+                throw;
             }
 
+            Statistics.AcceptsSentAgain++;
             return await RequestServerAsync<Accept, Accepted>(replica, accept, _options.ReplicationTimeout).ConfigureAwait(true);
         }
     }
 
-    /// <summary>Waits, a <see cref="KeyValueServiceOptions.RetryDelay"/> at a time, until this node's view reaches <paramref name="server"/> or <paramref name="limit"/> passed.</summary>
-    private async Task UntilReachableAsync(Coordinate server, TimeSpan limit)
+    /// <summary>
+    /// Waits, a <see cref="KeyValueServiceOptions.RetryDelay"/> at a time, until this node's view
+    /// reaches <paramref name="server"/> or <paramref name="limit"/> passed; false when the view
+    /// dropped the server from the replica set of the key at <paramref name="key"/> instead.
+    /// </summary>
+    private async Task<bool> UntilReachableAsync(Coordinate server, KeyCoordinate key, TimeSpan limit)
     {
         var start = Now;
         while (!Node.Reachability.IsReachable(server) && Node.TimeProvider.GetElapsedTime(start) < limit)
         {
+            if (Array.IndexOf(ReplicaSet(key), server) < 0)
+            {
+                return false;
+            }
+
             await DelayAsync(_options.RetryDelay).ConfigureAwait(true);
         }
+
+        return true;
     }
 
     private Task<Accepted> QueueAcceptAsync(Coordinate replica, Accept accept)

@@ -133,6 +133,7 @@ public sealed partial class KeyValueService
 
         // This server's own copy is committed while the accepts travel: one disk write's time per set, not two in a row.
         // The accepts go first, so that a commit on the loop at the turn's end waits for the disk after they left.
+        var ballot = lane.Ballot;
         var replicated = ReplicateAsync(key, lane, write, set, versionsHeld: null);
         var keptHere = KeepAsync(key, write);
         var round = await replicated.ConfigureAwait(true);
@@ -140,6 +141,10 @@ public sealed partial class KeyValueService
         if (round == RoundResult.Refused && committedHere)
         {
             round = await SettleRefusedAsync(key, lane, set, write).ConfigureAwait(true);
+        }
+        else if (round == RoundResult.Unknown && committedHere)
+        {
+            round = await FinishOnNewSetAsync(key, lane, set, write, ballot).ConfigureAwait(true);
         }
 
         switch (round)

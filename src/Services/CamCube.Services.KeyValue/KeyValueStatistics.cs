@@ -18,6 +18,9 @@ public sealed class KeyValueStatistics
     /// <summary>Gets the writes every other replica refused (a newer ballot) after this server, as primary, had committed its own copy: it took the key back at once to learn whether the write survived.</summary>
     public long RefusedWritesSettled { get; internal set; }
 
+    /// <summary>Gets the writes whose accept to a replica failed as that replica left the key's set (it died, or its links were cut): this server, still the primary, finished them on the new set rather than answer that they may or may not have taken effect.</summary>
+    public long WritesFinishedOnANewSet { get; internal set; }
+
     /// <summary>Gets the commits (one disk write each for SQLite) this server ran on its node's loop: a turn's few writes while its commit thread was idle, or every commit without one.</summary>
     public long CommitsOnLoop { get; internal set; }
 
