@@ -58,7 +58,9 @@ public sealed class FrontEndLeaseTests
     public async Task WriteThroughTheHolderItselfDropsItsLeaseWithoutARoundTripAndItsNextGetReadsTheNewValue()
     {
         var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
-        await store.Run(store[s_writer].PutAsync(s_key, Bytes("one")));
+
+        // Written through the primary itself, so the reader is the only holder of a lease.
+        await store.Run(store[s_servers[0]].PutAsync(s_key, Bytes("one")));
         Assert.Equal("one", Text((await store.Run(store[s_reader].GetAsync(s_key)))!.Value));
 
         await store.Run(store[s_reader].PutAsync(s_key, Bytes("two")));
@@ -68,8 +70,47 @@ public sealed class FrontEndLeaseTests
         Assert.Equal("two", Text((await store.Run(store[s_reader].GetAsync(s_key)))!.Value));
         Assert.Equal("two", Text((await store.Run(store[s_reader].GetAsync(s_key)))!.Value));
 
-        // For one lease after its own write the reader takes no lease on the key: both gets asked the primary.
-        Assert.Equal(0, store[s_reader].Statistics.ReadsFromFrontEndLease);
+        // The write's answer granted the writer a lease on the value it wrote: both gets were answered from it.
+        Assert.Equal(1, store[s_reader].Statistics.FrontEndLeasesTakenOnWrites);
+        Assert.Equal(2, store[s_reader].Statistics.ReadsFromFrontEndLease);
+    }
+
+    [Fact]
+    public async Task WriterAnswersItsNextGetsFromTheLeaseItsWriteEarnedUntilAnotherServerWrites()
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
+        await store.Run(store[s_servers[0]].PutAsync(s_key, Bytes("zero")));
+        var readsAtPrimary = store[s_servers[0]].Statistics.ReadsUnderLease;
+
+        var one = await store.Run(store[s_writer].PutAsync(s_key, Bytes("one")));
+        var read = await store.Run(store[s_writer].GetAsync(s_key));
+
+        Assert.Equal("one", Text(read!.Value));
+        Assert.Equal(one.Version, read.Version);
+        Assert.Equal(1, store[s_servers[0]].Statistics.FrontEndLeasesGrantedOnWrites);
+        Assert.Equal(1, store[s_writer].Statistics.ReadsFromFrontEndLease);
+        Assert.Equal(readsAtPrimary, store[s_servers[0]].Statistics.ReadsUnderLease);
+
+        // Another server's write has the writer drop its lease first.
+        await store.Run(store[s_reader].PutAsync(s_key, Bytes("two")));
+        Assert.Equal(1, store[s_servers[0]].Statistics.FrontEndLeasesDropped);
+        Assert.Equal("two", Text((await store.Run(store[s_writer].GetAsync(s_key)))!.Value));
+        Assert.Equal(1, store[s_writer].Statistics.ReadsFromFrontEndLease);
+    }
+
+    [Fact]
+    public async Task RefusedOrDeletingWriteEarnsNoLease()
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
+        await store.Run(store[s_servers[0]].PutAsync(s_key, Bytes("one")));
+
+        var refused = await store.Run(store[s_writer].PutAsync(s_key, Bytes("two"), WriteCondition.IfAbsent));
+        Assert.Equal(WriteStatus.ConditionFailed, refused.Status);
+        Assert.Equal(WriteStatus.Written, (await store.Run(store[s_writer].DeleteAsync(s_key))).Status);
+        Assert.Null(await store.Run(store[s_writer].GetAsync(s_key)));
+
+        Assert.Equal(0, store[s_servers[0]].Statistics.FrontEndLeasesGrantedOnWrites);
+        Assert.Equal(0, store[s_writer].Statistics.ReadsFromFrontEndLease);
     }
 
     [Fact]

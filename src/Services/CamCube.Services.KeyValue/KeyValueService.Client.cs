@@ -46,14 +46,17 @@ public sealed partial class KeyValueService
         var key = Key.FromBytes(request.Key);
         if (request.Operation != KeyValueOperation.Get && FrontEndLeasesOn)
         {
+            var askedAt = Now;
             BeginOwnWrite(key, request);
+            ClientReply? reply = null;
             try
             {
-                return await AskUntilServedAsync(key, request, startedAt).ConfigureAwait(true);
+                reply = await AskUntilServedAsync(key, request, startedAt).ConfigureAwait(true);
+                return reply;
             }
             finally
             {
-                EndOwnWrite(key);
+                EndOwnWrite(key, request, reply, askedAt);
             }
         }
 

@@ -13,7 +13,8 @@ namespace CamCube.Services.KeyValue;
 /// each holder to drop its lease (<see cref="DropLease"/>) and waits for the answer, or, when a
 /// holder does not answer, until the lease ran out on its own clock: no server answers with the old
 /// value once the new one may be read. A holder keeps a fence per dropped key for one lease, so a
-/// reply granting a lease on the replaced version that arrives late is not used. A get then costs
+/// reply granting a lease on the replaced version that arrives late is not used. A write through
+/// another server earns that server a lease on the value it wrote the same way. A get then costs
 /// no hop while nothing writes the key: the cache's nearby copies, for a linearizable store.
 /// </summary>
 public sealed partial class KeyValueService
@@ -88,16 +89,23 @@ public sealed partial class KeyValueService
             }
         }
 
-        if (_frontEndLeases.Count >= _options.FrontEndLeasesMax && !_frontEndLeases.ContainsKey(get.Key))
+        _ = KeepFrontEndLease(get.Key, new FrontEndLease(reply.Version, reply.Found ? reply.Value.ToArray() : null, until));
+    }
+
+    /// <summary>Keeps <paramref name="lease"/> on the key, unless the table is full of leases that still run.</summary>
+    private bool KeepFrontEndLease(Key key, FrontEndLease lease)
+    {
+        if (_frontEndLeases.Count >= _options.FrontEndLeasesMax && !_frontEndLeases.ContainsKey(key))
         {
-            SweepFrontEndLeases(now);
+            SweepFrontEndLeases(Now);
             if (_frontEndLeases.Count >= _options.FrontEndLeasesMax)
             {
-                return;
+                return false;
             }
         }
 
-        _frontEndLeases[get.Key] = new FrontEndLease(reply.Version, reply.Found ? reply.Value.ToArray() : null, until);
+        _frontEndLeases[key] = lease;
+        return true;
     }
 
     private void SweepFrontEndLeases(long now)
@@ -121,10 +129,12 @@ public sealed partial class KeyValueService
 
     /// <summary>
     /// This server writes the key: it drops its own lease on it and takes none while its writes of
-    /// the key run and for one lease after the last (a fence on every version), so the primary may
-    /// leave it out of the holders it has drop their leases (<see cref="ClientRequest.LeaseDropped"/>):
-    /// any lease the primary granted it before the write reaches it either before the write was
-    /// sent (dropped here), while it runs (refused) or after it ended (refused, or already run out).
+    /// the key run, so the primary may leave it out of the holders it has drop their leases
+    /// (<see cref="ClientRequest.LeaseDropped"/>). When the last of them ends it fences off, for one
+    /// lease, every version older than the one it wrote (every version, when the write failed), so a
+    /// lease the primary granted it before the write reaches it either before the write was sent
+    /// (dropped here), while it runs (refused) or after it ended (refused, or already run out). A lease
+    /// the primary granted with the write's own answer, on the version written, is taken.
     /// </summary>
     private void BeginOwnWrite(Key key, ClientRequest request)
     {
@@ -133,7 +143,8 @@ public sealed partial class KeyValueService
         request.LeaseDropped = true;
     }
 
-    private void EndOwnWrite(Key key)
+    /// <summary>Ends one of this server's writes of the key that began at <paramref name="askedAt"/>; <paramref name="reply"/> is the primary's answer (null: none).</summary>
+    private void EndOwnWrite(Key key, ClientRequest request, ClientReply? reply, long askedAt)
     {
         if (_ownWritesRunning.TryGetValue(key, out var running) && running > 1)
         {
@@ -142,7 +153,16 @@ public sealed partial class KeyValueService
         }
 
         _ownWritesRunning.Remove(key);
-        FenceOff(key, long.MaxValue);
+        var written = reply is { Status: ReplyStatus.Served, WriteStatus: WriteStatus.Written } ? reply.Version : 0;
+        var fence = FenceOff(key, written > 0 ? written - 1 : long.MaxValue);
+        if (written > 0 && reply!.LeaseMicroseconds > 0 && request.Operation != KeyValueOperation.Delete && fence.Version < written)
+        {
+            var until = askedAt + (long)(reply.LeaseMicroseconds * (Node.TimeProvider.TimestampFrequency / 1e6)) - _leaseDriftTicks;
+            if (until > Now && KeepFrontEndLease(key, new FrontEndLease(written, request.Value, until)))
+            {
+                Statistics.FrontEndLeasesTakenOnWrites++;
+            }
+        }
     }
 
     /// <summary>A primary is about to write the key: the lease on the version it replaces (or an older one) is dropped and fenced off for one lease.</summary>
@@ -160,12 +180,12 @@ public sealed partial class KeyValueService
             _frontEndLeases.Remove(key);
         }
 
-        FenceOff(key, drop.Version);
+        _ = FenceOff(key, drop.Version);
         return new LeaseDropped { Held = held };
     }
 
     /// <summary>Takes no lease on <paramref name="version"/> of the key, or an older one, for one lease from now (a fence still running keeps its higher version).</summary>
-    private void FenceOff(Key key, long version)
+    private LeaseFence FenceOff(Key key, long version)
     {
         var now = Now;
         if (_leaseFences.TryGetValue(key, out var fence) && fence.Until > now)
@@ -173,15 +193,18 @@ public sealed partial class KeyValueService
             version = Math.Max(version, fence.Version);
         }
 
-        _leaseFences[key] = new LeaseFence(version, now + _frontEndLeaseTicks + _leaseDriftTicks);
+        var fenced = new LeaseFence(version, now + _frontEndLeaseTicks + _leaseDriftTicks);
+        _leaseFences[key] = fenced;
         if (_leaseFences.Count >= _options.FrontEndLeasesMax)
         {
             SweepFrontEndLeases(now);
         }
+
+        return fenced;
     }
 
-    /// <summary>Grants <paramref name="asker"/> a front-end lease with <paramref name="reply"/>, a get served under this primary's read lease.</summary>
-    private void GrantFrontEndLease(KeyLane lane, Coordinate asker, ClientReply reply)
+    /// <summary>Grants <paramref name="asker"/> a front-end lease with <paramref name="reply"/>: a get served under this primary's read lease, or (<paramref name="onWrite"/>) the asker's own write just acknowledged.</summary>
+    private void GrantFrontEndLease(KeyLane lane, Coordinate asker, ClientReply reply, bool onWrite = false)
     {
         if (!FrontEndLeasesOn || asker == Node.Self)
         {
@@ -197,7 +220,14 @@ public sealed partial class KeyValueService
 
         lane.NoteLeaseHolder(asker, now + ticks);
         reply.LeaseMicroseconds = (long)(ticks * 1e6 / Node.TimeProvider.TimestampFrequency);
-        Statistics.FrontEndLeasesGranted++;
+        if (onWrite)
+        {
+            Statistics.FrontEndLeasesGrantedOnWrites++;
+        }
+        else
+        {
+            Statistics.FrontEndLeasesGranted++;
+        }
     }
 
     /// <summary>

@@ -170,7 +170,14 @@ public sealed partial class KeyValueService
             SchedulePurge(key, version, set);
         }
 
-        return new ClientReply { WriteStatus = WriteStatus.Written, Version = version };
+        var written = new ClientReply { WriteStatus = WriteStatus.Written, Version = version };
+        if (!isDelete && request.LeaseDropped && HoldsLease(key, lane))
+        {
+            // The writer dropped its lease for this write and takes one on the value it wrote.
+            GrantFrontEndLease(lane, asker, written, onWrite: true);
+        }
+
+        return written;
     }
 
     /// <summary>

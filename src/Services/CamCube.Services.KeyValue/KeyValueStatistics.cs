@@ -51,6 +51,12 @@ public sealed class KeyValueStatistics
     /// <summary>Gets the front-end leases this server granted as a key's primary, with gets of other servers.</summary>
     public long FrontEndLeasesGranted { get; internal set; }
 
+    /// <summary>Gets the front-end leases this server granted as a key's primary with the answer to a write another server made: the writer answers the key's next gets with the value it wrote.</summary>
+    public long FrontEndLeasesGrantedOnWrites { get; internal set; }
+
+    /// <summary>Gets the front-end leases this server took with the answer to its own write of a key.</summary>
+    public long FrontEndLeasesTakenOnWrites { get; internal set; }
+
     /// <summary>Gets the front-end leases this server, as a key's primary, had dropped by their holders before a write.</summary>
     public long FrontEndLeasesDropped { get; internal set; }
 
