@@ -30,7 +30,7 @@ public sealed class ClientReply
     [ProtoMember(6)]
     public string Reason { get; set; } = "";
 
-    /// <summary>Gets or sets how long the asking server may answer gets of the key from this reply itself, in microseconds from when it sent the get (0: not at all; a front-end lease).</summary>
+    /// <summary>Gets or sets how long the asking server may answer gets of the key from this reply itself (the value a get found, or the value a write of its own wrote), in microseconds from when it sent the request (0: not at all; a front-end lease).</summary>
     [ProtoMember(7)]
     public long LeaseMicroseconds { get; set; }
 }

@@ -26,7 +26,7 @@ public sealed class ClientRequest
     [ProtoMember(5)]
     public byte[] Value { get; set; } = [];
 
-    /// <summary>Gets or sets whether the asking server, writing, dropped any front-end lease on the key and keeps none while its writes of the key run and for one lease after: the primary need not ask it to.</summary>
+    /// <summary>Gets or sets whether the asking server, writing, dropped any front-end lease on the key and keeps none while its writes of the key run (nor, for one lease after, one on an older version): the primary need not ask it to, and answers a write that succeeded with a lease on the version written.</summary>
     [ProtoMember(6)]
     public bool LeaseDropped { get; set; }
 }
