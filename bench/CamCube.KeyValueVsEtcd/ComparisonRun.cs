@@ -51,6 +51,11 @@ internal static class ComparisonRun
                     var warmUp = new CellSpec(operation, size, options.Concurrencies.Max(), Math.Min(options.OperationsMax, WarmUpOperations), options.CellDuration);
                     await log.WriteLineAsync(Line("warm-up", await CellRunner.RunAsync(target, warmUp, keys, value, cancellationToken).ConfigureAwait(false))).ConfigureAwait(false);
                 }
+
+                if (size == options.ValueSizes[0] && options.WarmUp > TimeSpan.Zero)
+                {
+                    await WarmUpAsync(target, options, keys, value, log, cancellationToken).ConfigureAwait(false);
+                }
             }
 
             foreach (var concurrency in options.Concurrencies)
@@ -72,6 +77,27 @@ internal static class ComparisonRun
         }
 
         return results;
+    }
+
+    /// <summary>Runs uncounted put, get and CAS in turn at the highest concurrency until <see cref="DriverOptions.WarmUp"/> passed; one line for all of it.</summary>
+    private static async Task WarmUpAsync(IBenchTarget target, DriverOptions options, BenchKeys keys, ReadOnlyMemory<byte> value, TextWriter log, CancellationToken cancellationToken)
+    {
+        var clock = TimeProvider.System;
+        var start = clock.GetTimestamp();
+        long operations = 0, errors = 0;
+        while (clock.GetElapsedTime(start) < options.WarmUp)
+        {
+            foreach (var operation in Operations)
+            {
+                var spec = new CellSpec(operation, value.Length, options.Concurrencies.Max(), Math.Min(options.OperationsMax, WarmUpOperations), options.CellDuration);
+                var result = await CellRunner.RunAsync(target, spec, keys, value, cancellationToken).ConfigureAwait(false);
+                operations += result.Operations;
+                errors += result.Errors;
+            }
+        }
+
+        await log.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
+            $"[{clock.GetUtcNow():HH:mm:ss}] warm-up {target.Name}: {operations} ops (put, get, cas) in {clock.GetElapsedTime(start).TotalSeconds:F1} s, {errors} errors")).ConfigureAwait(false);
     }
 
     /// <summary>A value of <paramref name="size"/> bytes, the same in every run (seeded).</summary>

@@ -58,6 +58,13 @@ internal sealed record DriverOptions
     /// <summary>Gets the store's durability as the result sheet states it.</summary>
     public string StoreDurability { get; init; } = StoreDurabilityDefault;
 
+    /// <summary>
+    /// Gets how long each target runs uncounted put, get and CAS at the highest concurrency before
+    /// the first counted cell (zero: only the preload and one short warm-up of reads and CAS), so a
+    /// cube of 27 just-started processes is past their tiered compilation when the cells begin.
+    /// </summary>
+    public TimeSpan WarmUp { get; init; }
+
     /// <summary>Gets the longest the whole run may take before it is cancelled (and everything it started stopped).</summary>
     public TimeSpan RunDurationMax { get; init; } = TimeSpan.FromMinutes(30);
 
@@ -97,6 +104,7 @@ internal sealed record DriverOptions
             OperationsMax = arguments.Int("ops", 4000),
             CellDuration = TimeSpan.FromSeconds(arguments.Int("seconds", 8)),
             KeysPerWorker = arguments.Int("keys-per-worker", 16),
+            WarmUp = TimeSpan.FromSeconds(arguments.Int("warm-up-seconds", 20, min: 0)),
             EtcdExecutable = arguments.Text("etcd") ?? "etcd",
             EtcdPortBase = arguments.Int("etcd-port-base", 23790, min: 1024),
             StoreFrontEnds = frontEnds,

@@ -15,7 +15,7 @@ internal static class Program
           run   [--targets etcd,store,inproc,inproc-best-effort,inproc-reliable] [--store-durability TEXT]
                 (--cube-cli out/camcube.dll [--cube-shape 3x3x3] [--cube-port-base 25300] [--store-port-option --kv-port]
                  [--store-port-base 25500] [--cube-args "--no-memcached"] | --store-frontends 127.0.0.1:11311,...)
-                [--sizes 128,4096] [--concurrency 1,16,64] [--ops 4000] [--seconds 8] [--keys-per-worker 16]
+                [--sizes 128,4096] [--concurrency 1,16,64] [--ops 4000] [--seconds 8] [--keys-per-worker 16] [--warm-up-seconds 20]
                 [--etcd etcd] [--etcd-port-base 23790] [--minutes-max 30]
           smoke [--etcd etcd] [--etcd-port-base 23790]   (etcd only, a few operations per cell; exit 0 when every one succeeded)
         """;
@@ -67,7 +67,7 @@ internal static class Program
     {
         await output.WriteLineAsync(await MachineInfo.DescribeAsync().ConfigureAwait(false)).ConfigureAwait(false);
         await output.WriteLineAsync(string.Create(CultureInfo.InvariantCulture,
-            $"settings: sizes {string.Join(',', options.ValueSizes)} B, concurrency {string.Join(',', options.Concurrencies)}, at most {options.OperationsMax} ops or {options.CellDuration.TotalSeconds:F0} s per cell, {options.KeysPerWorker} keys per worker")).ConfigureAwait(false);
+            $"settings: sizes {string.Join(',', options.ValueSizes)} B, concurrency {string.Join(',', options.Concurrencies)}, at most {options.OperationsMax} ops or {options.CellDuration.TotalSeconds:F0} s per cell, {options.KeysPerWorker} keys per worker, {options.WarmUp.TotalSeconds:F0} s of uncounted warm-up per target")).ConfigureAwait(false);
         EtcdCluster? cluster = null;
         StoreCube? cube = null;
         var inProcess = new List<InProcessStoreCube>();

@@ -1,3 +1,5 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
 using CamCube.UdpDrivers;
 
 namespace CamCube.KeyValueVsEtcd.Tests;
@@ -41,6 +43,25 @@ public sealed class ComparisonRunTests
         Assert.Contains("8 ops", preloads[1], StringComparison.Ordinal);
         Assert.Contains("0 errors", preloads[1], StringComparison.Ordinal);
         Assert.All(results, r => Assert.Equal((10, 0), (r.Operations, r.Errors)));
+    }
+
+    [Fact]
+    public async Task WarmUpRunsPutGetAndCasUncountedBeforeTheFirstCountedCellUntilItsTimePassed()
+    {
+        await using var target = new KeyValueStoreTarget("warm", [new InMemoryKeyValueStore()], "none");
+        var options = new DriverOptions { ValueSizes = [8, 32], Concurrencies = [1, 2], OperationsMax = 10, KeysPerWorker = 2, CellDuration = TimeSpan.FromMinutes(10), WarmUp = TimeSpan.FromMilliseconds(50) };
+        using var log = new StringWriter();
+
+        var results = await ComparisonRun.RunAsync([target], options, log, CancellationToken.None);
+
+        var lines = log.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        var warmUps = lines.Select((line, i) => (line, i)).Where(l => l.line.Contains("warm-up warm:", StringComparison.Ordinal)).ToList();
+        var (warmUp, at) = Assert.Single(warmUps);
+        Assert.True(at < Array.FindIndex(lines, line => line.Contains(" cell ", StringComparison.Ordinal)), "the warm-up ran after a counted cell");
+        var operations = int.Parse(Regex.Match(warmUp, @"warm: (\d+) ops \(put, get, cas\)").Groups[1].Value, CultureInfo.InvariantCulture);
+        Assert.True(operations >= 3 * 10, warmUp);
+        Assert.Contains(", 0 errors", warmUp, StringComparison.Ordinal);
+        Assert.Equal(2 * 2 * 3, results.Count);
     }
 
     [Fact]
