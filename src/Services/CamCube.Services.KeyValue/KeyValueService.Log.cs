@@ -12,6 +12,6 @@ public sealed partial class KeyValueService
         public static partial void CopyFailed(ILogger logger, CopyReason reason, Coordinate target, string error);
 
         [LoggerMessage(EventId = 2, Level = LogLevel.Warning, Message = "A write of {Key} at {Primary} may or may not take effect: {Why}")]
-        public static partial void RoundUndecided(ILogger logger, Key key, Coordinate primary, string why);
+        public static partial void WriteUndecided(ILogger logger, Key key, Coordinate primary, string why);
     }
 }

@@ -153,12 +153,14 @@ public sealed partial class KeyValueService
                 // Fenced by a newer primary before any replica kept it: the caller asks again, and this server takes the key back first.
                 return new ClientReply { Status = ReplyStatus.Unavailable };
             case RoundResult.Unknown:
+                Log.WriteUndecided(Node.Logger, key, Node.Self, lane.UndecidedBecause ?? "a replica did not keep it");
                 return new ClientReply { Status = ReplyStatus.Indeterminate };
         }
 
         if (!committedHere)
         {
             lane.Depose();
+            Log.WriteUndecided(Node.Logger, key, Node.Self, "this server's own commit of it failed (its commit queue was full, or the node stops)");
             return new ClientReply { Status = ReplyStatus.Indeterminate };
         }
 
@@ -400,11 +402,7 @@ public sealed partial class KeyValueService
 
         lane.Depose();
         var result = answers is not null && kept == 0 ? RoundResult.Refused : RoundResult.Unknown;
-        if (result == RoundResult.Unknown)
-        {
-            Log.RoundUndecided(Node.Logger, key, Node.Self, RoundFailure(asks, answers, kept, fencedHere));
-        }
-
+        lane.UndecidedBecause = result == RoundResult.Unknown ? RoundFailure(asks, answers, kept, fencedHere) : null;
         return result;
     }
 

@@ -24,6 +24,9 @@ internal sealed class KeyLane
     /// <summary>Gets or sets when the read lease the other replicas granted ends (a timestamp of this server's clock); reads are served from what this server holds until then.</summary>
     public long LeaseUntil { get; set; }
 
+    /// <summary>Gets or sets why the last round of the primary with the replicas neither kept nor was refused everywhere (null: it was decided), for the log when a write is then answered as undecided.</summary>
+    public string? UndecidedBecause { get; set; }
+
     /// <summary>Gets or sets whether this lane may keep the key's newest value in memory (a bounded number of lanes may).</summary>
     public bool CanHold { get; init; }
 
