@@ -110,6 +110,20 @@ public sealed class KeyValueCommandTests : IDisposable
     }
 
     [Fact]
+    public void PutOfAValueOverTheStoresLimitExitsOneAndSaysHowToRaiseIt()
+    {
+        var server = StartNode("memory");
+
+        var (exit, output, error) = CliRunner.RunProcess(new string('x', 10_000), "kv", "put", "big", "-", "--server", server);
+
+        Assert.Equal((1, ""), (exit, output));
+        Assert.Contains("SERVER_ERROR object too large for cache", error, StringComparison.Ordinal);
+        Assert.Contains("--kv-value-max", error, StringComparison.Ordinal);
+        Assert.Single(error.TrimEnd('\n').Split('\n'));
+        Assert.Equal((3, "", "camcube kv get: 'big' holds no value.\n"), CliRunner.RunProcess("", "kv", "get", "big", "--server", server));
+    }
+
+    [Fact]
     public void ANodeRefusesAnUnknownStorageWithOneLine()
     {
         var (exit, _, error) = CliRunner.RunProcess("", "node", "--shape", "1x1x1", "--coord", "0,0,0", "--insecure", "--base-port", FreePort().ToString(CultureInfo.InvariantCulture), "--kv-storage", "tape");

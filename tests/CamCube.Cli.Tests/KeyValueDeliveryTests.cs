@@ -45,14 +45,16 @@ public sealed class KeyValueDeliveryTests
     }
 
     [Fact]
-    public void CubeUpLeavesTheDeliveryToTheNodesWhenNotAsked()
+    public void CubeUpLeavesTheDeliveryAndTheLargestValueToTheNodesWhenNotAsked()
     {
         var (options, _) = CubeCommand.ReadUp(["--shape", "2x2x2"]);
         var layout = new CubeLayout(Path.GetTempPath());
 
         Assert.Null(options.KeyValueDelivery);
-        Assert.DoesNotContain(NodeLaunch.Arguments(new Coordinate(0, 0, 0), layout, options), argument => argument.StartsWith("--KeyValue:Delivery", StringComparison.Ordinal));
+        Assert.Null(options.KeyValueValueBytesMax);
+        Assert.DoesNotContain(NodeLaunch.Arguments(new Coordinate(0, 0, 0), layout, options), argument => argument.StartsWith("--KeyValue:Delivery", StringComparison.Ordinal) || argument.StartsWith("--KeyValue:ValueBytesMax", StringComparison.Ordinal));
         Assert.Equal(MessageDelivery.Reliable, NodeLaunch.KeyValue(new Coordinate(0, 0, 0), layout, options).Delivery);
+        Assert.Equal(8 * 1024, NodeLaunch.KeyValue(new Coordinate(0, 0, 0), layout, options).StoreOptions.ValueBytesMax);
     }
 
     [Fact]

@@ -198,4 +198,24 @@ public sealed class CubeLifecycleTests
         Assert.DoesNotContain(nodes, Wait.IsAlive);
         Assert.False(File.Exists(cube.Layout.KeyFile));
     }
+
+    [Fact]
+    public void StoreTakesValuesUpToTheSizeCubeUpGaveItsNodesAndRefusesALargerOneAndKeepsServing()
+    {
+        using var cube = new LifecycleCube();
+        var kvPort = cube.BasePort + 2;
+        var (exit, _, error) = cube.Run("cube", "up", "--shape", cube.Shape.ToString(), "--base-port", cube.BasePort.ToString(CultureInfo.InvariantCulture), "--no-memcached",
+            "--kv-port", kvPort.ToString(CultureInfo.InvariantCulture), "--kv-value-max", "1048576", "--detach");
+        Assert.True(exit == 0, error);
+
+        // 900,000 bytes: over the store's default (8 KiB), under what this cube's nodes were given.
+        var big = new string('v', 900_000);
+        using var client = new MemcachedTextClient(kvPort);
+        Assert.Equal("STORED", client.Command("set big 0 0 900000", big));
+        Assert.Equal(big, client.Get("get", "big")?.Data);
+
+        var tooBig = new string('w', 1_048_577);
+        Assert.Equal("SERVER_ERROR object too large for cache", client.Command("set big 0 0 1048577", tooBig));
+        Assert.Equal(big, client.Get("get", "big")?.Data);
+    }
 }

@@ -90,6 +90,9 @@ internal static class KeyValueCommand
         return CliApp.ExitOk;
     }
 
+    /// <summary>The front-end's answer to a value over the store's limit (memcached's words).</summary>
+    private const string TooLarge = "SERVER_ERROR object too large for cache";
+
     /// <summary>Turns a store command's reply into an exit code; what failed says why on one line.</summary>
     private static int Report(string verb, string key, string reply, CliConsole console)
     {
@@ -99,6 +102,7 @@ internal static class KeyValueCommand
             "NOT_FOUND" => (ExitNotFound, $"'{key}' holds no value."),
             "NOT_STORED" => (ExitConditionFailed, $"'{key}' already holds a value."),
             "EXISTS" => (ExitConditionFailed, $"'{key}' holds another version (see 'camcube kv get {key} --json')."),
+            TooLarge => throw new CommandFailedException($"the front-end answered {verb} with: {reply} (the store's nodes take values of up to KeyValue:ValueBytesMax bytes, 8192 unless set; 'camcube cube up --kv-value-max BYTES' sets it on every node)"),
             _ => throw new CommandFailedException($"the front-end answered {verb} with: {reply}"),
         };
         if (why is not null)

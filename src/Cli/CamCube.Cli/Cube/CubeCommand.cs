@@ -12,6 +12,7 @@ internal static partial class CubeCommand
 
           cube up [--shape 3x3x3] [--base-port 17000] [--memcached-port 11211 | --no-memcached]
                   [--kv-port 11311 | --no-kv] [--kv-storage sqlite|memory] [--kv-delivery reliable|best-effort]
+                  [--kv-value-max BYTES]
                   [--in-process] [--detach] [--heartbeat-ms 100] [--timeout-ms T] [--node PROGRAM]
                         start one node per server on loopback (child processes, or threads with --in-process),
                         show their state live, and stop them all on Ctrl-C; --detach leaves the cube running;
@@ -22,7 +23,9 @@ internal static partial class CubeCommand
                         state directory's data (sqlite, kept across cubes) or in memory, and its memcached
                         front-end on --kv-port + i (camcube kv talks to it); its messages travel on the
                         reliable transport (a lost packet is resent, a write runs once) unless --kv-delivery
-                        best-effort, the same on every node; --timeout-ms: how long a silent link stays up
+                        best-effort, the same on every node; --kv-value-max: the largest value it takes (default
+                        8192 bytes, up to 64 MiB less 64 KiB; a larger one is answered SERVER_ERROR object too large
+                        for cache); --timeout-ms: how long a silent link stays up
                         (default 1000 for processes, which share this machine's cores; 3.5 heartbeats in-process)
           cube health x,y,z      ask a node's health checks (links up, servers reachable, loop responsive): exit 0
                                  when healthy or degraded, 1 when unhealthy or silent
@@ -71,7 +74,7 @@ internal static partial class CubeCommand
     /// <exception cref="UsageException">An argument is unknown, repeated, malformed or out of range.</exception>
     internal static (CubeOptions Options, ArgumentReader Reader) ReadUp(IReadOnlyList<string> args)
     {
-        var reader = new ArgumentReader("cube up", args, ["--shape", "--base-port", "--memcached-port", "--kv-port", "--kv-storage", "--kv-delivery", "--heartbeat-ms", "--timeout-ms", "--state-dir", "--instance", "--node"], ["--in-process", "--detach", "--no-memcached", "--no-kv", "--supervise"]);
+        var reader = new ArgumentReader("cube up", args, ["--shape", "--base-port", "--memcached-port", "--kv-port", "--kv-storage", "--kv-delivery", "--kv-value-max", "--heartbeat-ms", "--timeout-ms", "--state-dir", "--instance", "--node"], ["--in-process", "--detach", "--no-memcached", "--no-kv", "--supervise"]);
         if (reader.Positional.Count > 0)
         {
             throw new UsageException($"cube up: unexpected argument '{reader.Positional[0]}'.");
@@ -101,6 +104,9 @@ internal static partial class CubeCommand
             KeyValueStorage = KeyValueStorage(reader.Single("--kv-storage")),
             KeyValueDelivery = reader.Single("--kv-delivery") is { } delivery
                 ? Nodes.KeyValueNodeSettings.ParseDelivery(delivery) ?? throw new UsageException($"--kv-delivery: '{delivery}' is neither {Nodes.KeyValueNodeSettings.Reliable} nor {Nodes.KeyValueNodeSettings.BestEffort}.")
+                : null,
+            KeyValueValueBytesMax = reader.Single("--kv-value-max") is { } valueMax
+                ? Nodes.KeyValueNodeSettings.ParseValueBytesMax(valueMax) ?? throw new UsageException($"--kv-value-max: '{valueMax}' is not a whole number of bytes from 1 to {Nodes.KeyValueNodeSettings.ValueBytesLimit}.")
                 : null,
             InProcess = reader.Flag("--in-process"),
             HeartbeatInterval = TimeSpan.FromMilliseconds(heartbeat),

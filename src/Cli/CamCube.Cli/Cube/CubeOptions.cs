@@ -19,6 +19,9 @@ internal sealed record CubeOptions
     /// <summary>Gets how the store's messages travel on every node, or null for the nodes' own setting (reliable unless their configuration says otherwise, the same for all).</summary>
     public Messaging.MessageDelivery? KeyValueDelivery { get; init; }
 
+    /// <summary>Gets the largest value the store takes on every node, in bytes, or null for the nodes' own setting (8 KiB unless their configuration says otherwise).</summary>
+    public int? KeyValueValueBytesMax { get; init; }
+
     public bool InProcess { get; init; }
 
     /// <summary>Gets the node program every node runs (a .dll run with dotnet, or an executable), or null for the built-in node.</summary>

@@ -32,7 +32,8 @@ internal static class NodeLaunch
         cube.KeyValueStorage,
         layout.DataDirectory,
         cube.KeyValueBasePort is { } port ? new IPEndPoint(IPAddress.Loopback, port + (int)cube.Shape.IndexOf(self)) : null,
-        Delivery: cube.KeyValueDelivery ?? Messaging.MessageDelivery.Reliable);
+        Delivery: cube.KeyValueDelivery ?? Messaging.MessageDelivery.Reliable,
+        ValueBytesMax: cube.KeyValueValueBytesMax ?? 0);
 
     /// <summary>The settings of a node process; it also stops when its standard input (the supervisor's pipe) closes.</summary>
     public static IEnumerable<string> Arguments(Coordinate self, CubeLayout layout, CubeOptions cube)
@@ -73,6 +74,12 @@ internal static class NodeLaunch
         {
             // Given only when asked for, so a setting in the environment (KeyValue__Delivery) reaches every node alike.
             yield return $"--{Nodes.KeyValueNodeSettings.Section}:Delivery={Nodes.KeyValueNodeSettings.NameOf(delivery)}";
+        }
+
+        if (cube.KeyValueValueBytesMax is { } valueBytesMax)
+        {
+            // Likewise: KeyValue__ValueBytesMax in the environment reaches every node when this is not given.
+            yield return string.Create(CultureInfo.InvariantCulture, $"--{Nodes.KeyValueNodeSettings.Section}:ValueBytesMax={valueBytesMax}");
         }
     }
 

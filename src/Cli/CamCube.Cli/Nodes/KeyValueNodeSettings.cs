@@ -12,15 +12,20 @@ namespace CamCube.Cli.Nodes;
 /// <c>Storage</c> (<c>sqlite</c>, the default: one database per node in <c>Directory</c>, by default
 /// the cube's state directory's <c>data</c>; or <c>memory</c>), and the memcached front-end's
 /// <c>Port</c> and <c>Host</c> (none without a port); <c>Delivery</c> (<c>reliable</c>, the default, or
-/// <c>best-effort</c>: how the store's messages travel, the same on every node of a cube).
+/// <c>best-effort</c>: how the store's messages travel, the same on every node of a cube);
+/// <c>ValueBytesMax</c> (the largest value in bytes, 8 KiB by default, at most <see cref="ValueBytesLimit"/>).
 /// </summary>
 /// <param name="Storage">The backend: sqlite or memory.</param>
 /// <param name="Directory">Where the SQLite database goes.</param>
 /// <param name="FrontEnd">Where the front-end listens, or null for none.</param>
 /// <param name="CacheReadsStore">Whether the node's cache reads the store's replica on a miss at a key's root and keeps no second copy of it (camcubeos 5.2); off by default, as the cache then serves the store's values under the same names (a cache flush_all or delete does not remove them).</param>
 /// <param name="Delivery">How the store's messages travel (<see cref="KeyValueServiceOptions.Delivery"/>); every node of a cube must use the same.</param>
-internal sealed record KeyValueNodeSettings(string Storage, string Directory, IPEndPoint? FrontEnd, bool CacheReadsStore = false, MessageDelivery Delivery = MessageDelivery.Reliable)
+/// <param name="ValueBytesMax">The largest value the store takes, in bytes (<see cref="KeyValueServiceOptions.ValueBytesMax"/>); 0 for the store's default.</param>
+internal sealed record KeyValueNodeSettings(string Storage, string Directory, IPEndPoint? FrontEnd, bool CacheReadsStore = false, MessageDelivery Delivery = MessageDelivery.Reliable, int ValueBytesMax = 0)
 {
+    /// <summary>The largest <c>ValueBytesMax</c> a node takes: a value with its message around it must fit one message of the reliable transport (64 MiB by default).</summary>
+    public const int ValueBytesLimit = Services.Reliable.ReliableOptions.DefaultMessageBytesMax - (64 * 1024);
+
     /// <summary>The configuration section.</summary>
     public const string Section = "KeyValue";
 
@@ -36,8 +41,16 @@ internal sealed record KeyValueNodeSettings(string Storage, string Directory, IP
     /// <summary>The name of <see cref="MessageDelivery.BestEffort"/> in the settings.</summary>
     public const string BestEffort = "best-effort";
 
-    /// <summary>Gets the store's settings on the node: its defaults with <see cref="Delivery"/>.</summary>
-    public KeyValueServiceOptions StoreOptions => KeyValueServiceOptions.Default with { Delivery = Delivery };
+    /// <summary>Gets the store's settings on the node: its defaults with <see cref="Delivery"/> and <see cref="ValueBytesMax"/>.</summary>
+    public KeyValueServiceOptions StoreOptions => KeyValueServiceOptions.Default with
+    {
+        Delivery = Delivery,
+        ValueBytesMax = ValueBytesMax > 0 ? ValueBytesMax : KeyValueServiceOptions.Default.ValueBytesMax,
+    };
+
+    /// <summary>A <c>ValueBytesMax</c> setting's value: a whole number of bytes from 1 to <see cref="ValueBytesLimit"/>; null when it is not one.</summary>
+    public static int? ParseValueBytesMax(string text) =>
+        int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var bytes) && bytes is > 0 and <= ValueBytesLimit ? bytes : null;
 
     /// <summary>The delivery a name stands for (<c>reliable</c> or <c>best-effort</c>, any case); null for another name.</summary>
     public static MessageDelivery? ParseDelivery(string name) => name.ToLowerInvariant() switch
@@ -70,8 +83,11 @@ internal sealed record KeyValueNodeSettings(string Storage, string Directory, IP
         var delivery = section["Delivery"] is { } deliveryText
             ? ParseDelivery(deliveryText) ?? throw new CamCubeConfigurationException($"{Section}:Delivery: '{deliveryText}' is neither {Reliable} nor {BestEffort}.")
             : MessageDelivery.Reliable;
+        var valueBytesMax = section["ValueBytesMax"] is { } valueText
+            ? ParseValueBytesMax(valueText) ?? throw new CamCubeConfigurationException($"{Section}:ValueBytesMax: '{valueText}' is not a whole number of bytes from 1 to {ValueBytesLimit}.")
+            : 0;
         var socket = configuration[$"{CamCubeNodeOptions.SectionName}:{nameof(CamCubeNodeOptions.ControlSocket)}"];
-        return new KeyValueNodeSettings(storage, Path.GetFullPath(DefaultDirectory(section, socket)), ReferenceServices.ListenEndPoint(section), cacheReadsStore, delivery);
+        return new KeyValueNodeSettings(storage, Path.GetFullPath(DefaultDirectory(section, socket)), ReferenceServices.ListenEndPoint(section), cacheReadsStore, delivery, valueBytesMax);
     }
 
     /// <summary>Where the database goes: <c>Directory</c>; else <c>data</c> beside the node's control socket (the node's own state); else the default state directory's <c>data</c>.</summary>

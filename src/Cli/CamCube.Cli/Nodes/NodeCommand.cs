@@ -26,6 +26,7 @@ internal static class NodeCommand
           --kv-port          serve the key-value store's memcached front-end on this port (with --kv-host)
           --kv-delivery      how the store's messages travel: reliable (default; a lost packet is resent on the
                              reliable transport, a write runs once) or best-effort; the same on every node
+          --kv-value-max     the largest value the store takes, in bytes (default 8192, at most 64 MiB less 64 KiB)
           --kv-cache         the cache reads the store on a miss at a key's root, keeping no second copy
                              (camcubeos 5.2, memId = objId); it then serves the store's values by the same names
           --heartbeat-ms     heartbeat interval (default 100); --timeout-ms link timeout (default 3.5 x interval)
