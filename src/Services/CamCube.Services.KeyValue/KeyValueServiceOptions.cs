@@ -80,13 +80,15 @@ public sealed record KeyValueServiceOptions
     public TimeSpan LeaseDriftMargin { get; init; } = TimeSpan.FromMilliseconds(50);
 
     /// <summary>
-    /// Gets how long a server that asked a key's primary for a get may answer later gets of the key
-    /// itself (1 s by default; zero: never): the primary grants such a front-end lease with the
-    /// reply, never past its own read lease, and before any write of the key it tells every holder
-    /// to drop it (or waits until it ran out). Reads then cost no hop while nothing writes the key.
-    /// Only with read leases on (<see cref="ReadLease"/>).
+    /// Gets how long a server that read or wrote a key through its primary may answer later gets of
+    /// the key itself (2 s by default, a read lease's length; zero: never): the primary grants such a
+    /// front-end lease with the reply, never past its own read lease, and before any write of the key
+    /// it tells every holder to drop it, or waits until the lease ran out when a holder does not
+    /// answer (a write of a key whose holder crashed waits that long, as a fail-over waits out the
+    /// primary's lease). Reads then cost no hop while nothing writes the key. Only with read leases
+    /// on (<see cref="ReadLease"/>).
     /// </summary>
-    public TimeSpan FrontEndLease { get; init; } = TimeSpan.FromSeconds(1);
+    public TimeSpan FrontEndLease { get; init; } = TimeSpan.FromSeconds(2);
 
     /// <summary>Gets how many keys a server holds front-end leases on at once (65,536 by default); past it, gets ask the primary.</summary>
     public int FrontEndLeasesMax { get; init; } = 65_536;
