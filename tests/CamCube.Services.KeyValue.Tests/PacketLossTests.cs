@@ -218,6 +218,29 @@ public sealed class PacketLossTests
         Assert.DoesNotContain(log.Lines, line => line.Message.Contains("may or may not take effect", StringComparison.Ordinal));
     }
 
+    [Fact]
+    public async Task WriteIsNotFinishedOnANewSetWhenThisServerNoLongerReachesAMajority()
+    {
+        // Two servers: when one is lost, the other reaches 1 of 2, no majority, and serves nothing (camcubeos 5.2 under a partition).
+        var shape = new TorusShape(2, 1, 1);
+        var key = Key.FromString("alone");
+        var servers = KeySpace.For(shape).GetServersForKey(key, 3);
+        var disks = new Dictionary<Coordinate, Storage.MemoryKeyValueStorage>();
+        var cube = SimulatedCube.Start(shape, node => StoreCube.Register(node, disks, null), new SimulatedCubeOptions { Seed = 15, Faults = new FaultOptions { Delay = TimeSpan.FromMicroseconds(1) } });
+        var store = new StoreCube(cube, disks);
+        store.PassStartLease(null);
+        Assert.Equal(WriteStatus.Written, (await store.Run(store[servers[0]].PutAsync(key, KeyValueServiceTests.Bytes("one")))).Status);
+
+        // The primary hears nothing more as its accept leaves: its view drops the replica only after the link timeout.
+        cube.FaultsAt(servers[0])!.Faults = new FaultOptions { DropProbability = 1 };
+        var put = store[servers[0]].PutAsync(key, KeyValueServiceTests.Bytes("two"));
+
+        var error = await Assert.ThrowsAsync<KeyValueStoreException>(() => store.Run(put));
+
+        Assert.Equal(KeyValueFailure.TimedOut, error.Reason);
+        Assert.Equal(0, store[servers[0]].Statistics.WritesFinishedOnANewSet);
+    }
+
     /// <summary>
     /// A simulated cube with a fault decorator on every node (1 µs of delay: <see cref="FaultOptions.None"/>
     /// would leave them out), to turn up on one later, and "one" written to the key named

@@ -14,7 +14,7 @@ namespace CamCube.Services.KeyValue;
 /// </summary>
 public sealed partial class KeyValueService
 {
-    /// <summary>Finishes <paramref name="write"/> on the key's replica set once it no longer is <paramref name="set"/>; <see cref="RoundResult.Unknown"/> when the set stays, this server is no longer the primary, or a server of the new set does not keep it.</summary>
+    /// <summary>Finishes <paramref name="write"/> on the key's replica set once it no longer is <paramref name="set"/>; <see cref="RoundResult.Unknown"/> when the set stays, this server is no longer the primary or reaches no majority, or a server of the new set does not keep it.</summary>
     private async Task<RoundResult> FinishOnNewSetAsync(Key key, KeyLane lane, Coordinate[] set, StoredValue write, long ballot)
     {
         var start = Now;
@@ -26,8 +26,9 @@ public sealed partial class KeyValueService
             now = ReplicaSet(coordinate);
         }
 
-        // A newer primary took the key over meanwhile (this server promised it): the outcome stays unknown.
-        if (now.AsSpan().SequenceEqual(set) || now[0] != Node.Self || PromisedBallot(key) > ballot)
+        // A newer primary took the key over meanwhile (this server promised it), or this server is on the
+        // minority side of a partition, where it serves nothing: the outcome stays unknown.
+        if (now.AsSpan().SequenceEqual(set) || now[0] != Node.Self || PromisedBallot(key) > ballot || !HasMajority)
         {
             return RoundResult.Unknown;
         }
