@@ -99,6 +99,27 @@ public sealed class FrontEndLeaseTests
     }
 
     [Fact]
+    public async Task WriterAnswersWithTheNewerOfTwoOfItsWritesOfAKeyWhenTheirAnswersArriveInEitherOrder()
+    {
+        // The writer's received frames are held back at random, so the answer to the older write often arrives last.
+        var faults = new Transport.Faults.FaultOptions { ReorderProbability = 0.5, ReorderDelay = TimeSpan.FromMilliseconds(3) };
+        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 31, Faults = new Transport.Faults.FaultOptions { Delay = TimeSpan.FromMicroseconds(1) } }, s_options);
+        var cube = (SimulatedCube)store.Cube;
+        store.PassStartLease(s_options);
+        cube.FaultsAt(s_writer)!.Faults = faults;
+        for (var round = 0; round < 40; round++)
+        {
+            var key = Key.FromString($"twice-{round}");
+            var first = store[s_writer].PutAsync(key, Bytes("first"));
+            var second = store[s_writer].PutAsync(key, Bytes("second"));
+            var (a, b) = (await store.Run(first), await store.Run(second));
+            var newest = a.Version > b.Version ? "first" : "second";
+
+            Assert.Equal(newest, Text((await store.Run(store[s_writer].GetAsync(key)))!.Value));
+        }
+    }
+
+    [Fact]
     public async Task RefusedOrDeletingWriteEarnsNoLease()
     {
         var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);

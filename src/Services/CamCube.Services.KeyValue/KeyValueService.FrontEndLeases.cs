@@ -130,11 +130,12 @@ public sealed partial class KeyValueService
     /// <summary>
     /// This server writes the key: it drops its own lease on it and takes none while its writes of
     /// the key run, so the primary may leave it out of the holders it has drop their leases
-    /// (<see cref="ClientRequest.LeaseDropped"/>). When the last of them ends it fences off, for one
-    /// lease, every version older than the one it wrote (every version, when the write failed), so a
+    /// (<see cref="ClientRequest.LeaseDropped"/>). As each of them ends it fences off, for one lease,
+    /// every version older than the one it wrote (every version, when the write failed), so a
     /// lease the primary granted it before the write reaches it either before the write was sent
     /// (dropped here), while it runs (refused) or after it ended (refused, or already run out). A lease
-    /// the primary granted with the write's own answer, on the version written, is taken.
+    /// the primary granted with the answer to the last of them to end, on the version written, is
+    /// taken unless the fence already covers that version (another of its writes wrote a newer one).
     /// </summary>
     private void BeginOwnWrite(Key key, ClientRequest request)
     {
@@ -146,6 +147,9 @@ public sealed partial class KeyValueService
     /// <summary>Ends one of this server's writes of the key that began at <paramref name="askedAt"/>; <paramref name="reply"/> is the primary's answer (null: none).</summary>
     private void EndOwnWrite(Key key, ClientRequest request, ClientReply? reply, long askedAt)
     {
+        // Every write that ends raises the fence, so the last to end takes no lease when an earlier one wrote a newer version (its answer came first).
+        var written = reply is { Status: ReplyStatus.Served, WriteStatus: WriteStatus.Written } ? reply.Version : 0;
+        var fence = FenceOff(key, written > 0 ? written - 1 : long.MaxValue);
         if (_ownWritesRunning.TryGetValue(key, out var running) && running > 1)
         {
             _ownWritesRunning[key] = running - 1;
@@ -153,8 +157,6 @@ public sealed partial class KeyValueService
         }
 
         _ownWritesRunning.Remove(key);
-        var written = reply is { Status: ReplyStatus.Served, WriteStatus: WriteStatus.Written } ? reply.Version : 0;
-        var fence = FenceOff(key, written > 0 ? written - 1 : long.MaxValue);
         if (written > 0 && reply!.LeaseMicroseconds > 0 && request.Operation != KeyValueOperation.Delete && fence.Version < written)
         {
             var until = askedAt + (long)(reply.LeaseMicroseconds * (Node.TimeProvider.TimestampFrequency / 1e6)) - _leaseDriftTicks;
