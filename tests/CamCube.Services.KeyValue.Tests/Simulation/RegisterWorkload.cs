@@ -25,10 +25,15 @@ internal sealed class RegisterWorkload
     private static readonly Coordinate[] s_clientNodes = [new(0, 0, 0), new(1, 2, 0), new(2, 1, 1), new(0, 2, 2), new(2, 0, 2)];
     private readonly Random _faultRandom;
 
-    public RegisterWorkload(int seed, KeyValueServiceOptions? options = null, int keyCount = 2, int clientsPerNode = 3)
+    /// <param name="seed">Everything random in the run comes from it.</param>
+    /// <param name="options">The store's settings; <see cref="StoreOptions"/> if null.</param>
+    /// <param name="keyCount">How many keys the clients share.</param>
+    /// <param name="clientsPerNode">How many clients each of the five client nodes runs.</param>
+    /// <param name="frameFaults">What every node does to the frames it receives (lost, duplicated, held back so that later ones overtake them); none if null.</param>
+    public RegisterWorkload(int seed, KeyValueServiceOptions? options = null, int keyCount = 2, int clientsPerNode = 3, Transport.Faults.FaultOptions? frameFaults = null)
     {
         Seed = seed;
-        Store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = seed }, options ?? StoreOptions);
+        Store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = seed, Faults = frameFaults ?? Transport.Faults.FaultOptions.None }, options ?? StoreOptions);
         Cube = (SimulatedCube)Store.Cube;
         Random = new Random(seed);
 
