@@ -25,15 +25,21 @@ public sealed class LinearizabilityTests(ITestOutputHelper output)
 
     /// <summary>
     /// The store on the reliable transport while every node loses, duplicates and holds back frames
-    /// (so later ones overtake them), besides the kills and cut-offs. Fewer operations complete (1,100
-    /// to 3,500 in the 2 s), and front-end leases are seldom taken here (the workload's writes keep
+    /// (so later ones overtake them), besides the kills and cut-offs. Fewer operations complete (750 to
+    /// 3,500 in the 2 s), and front-end leases are seldom taken here (the workload's writes keep
     /// fencing them); two writes of a key through one server answered out of order are checked by
-    /// <see cref="FrontEndLeaseTests"/>.
+    /// <see cref="FrontEndLeaseTests"/>. These seeds fail (5 of 12 tried) when the primary sends the
+    /// accepts of a write while holders are still dropping their leases (docs/decisions.md).
     /// </summary>
     [Theory]
     [InlineData(71)]
     [InlineData(72)]
     [InlineData(73)]
+    [InlineData(74)]
+    [InlineData(75)]
+    [InlineData(76)]
+    [InlineData(77)]
+    [InlineData(78)]
     public void RegisterHistoryIsLinearizablePerKeyWhenFramesAreLostDuplicatedAndReorderedAndServersFail(int seed) =>
         Check(new RegisterWorkload(seed, frameFaults: new Transport.Faults.FaultOptions { DropProbability = 0.01, DuplicateProbability = 0.01, ReorderProbability = 0.2, ReorderDelay = TimeSpan.FromMilliseconds(2) }), seed);
 
