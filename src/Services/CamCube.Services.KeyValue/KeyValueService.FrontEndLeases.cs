@@ -65,7 +65,7 @@ public sealed partial class KeyValueService
         }
 
         var now = Now;
-        var until = get.StartedAt + (long)(reply.LeaseMicroseconds * (Node.TimeProvider.TimestampFrequency / 1e6)) - _leaseDriftTicks;
+        var until = FrontEndLeaseEnd(get.StartedAt, reply.LeaseMicroseconds);
         if (until <= now)
         {
             return;
@@ -91,6 +91,10 @@ public sealed partial class KeyValueService
 
         _ = KeepFrontEndLease(get.Key, new FrontEndLease(reply.Version, reply.Found ? reply.Value.ToArray() : null, until));
     }
+
+    /// <summary>When a lease of <paramref name="microseconds"/> granted with the answer to a request sent at <paramref name="askedAt"/> ends on this server's clock: counted from the sending, less the drift margin.</summary>
+    private long FrontEndLeaseEnd(long askedAt, long microseconds) =>
+        askedAt + (long)(microseconds * (Node.TimeProvider.TimestampFrequency / 1e6)) - _leaseDriftTicks;
 
     /// <summary>Keeps <paramref name="lease"/> on the key, unless the table is full of leases that still run.</summary>
     private bool KeepFrontEndLease(Key key, FrontEndLease lease)
@@ -159,7 +163,7 @@ public sealed partial class KeyValueService
         _ownWritesRunning.Remove(key);
         if (written > 0 && reply!.LeaseMicroseconds > 0 && request.Operation != KeyValueOperation.Delete && fence.Version < written)
         {
-            var until = askedAt + (long)(reply.LeaseMicroseconds * (Node.TimeProvider.TimestampFrequency / 1e6)) - _leaseDriftTicks;
+            var until = FrontEndLeaseEnd(askedAt, reply.LeaseMicroseconds);
             if (until > Now && KeepFrontEndLease(key, new FrontEndLease(written, request.Value, until)))
             {
                 Statistics.FrontEndLeasesTakenOnWrites++;

@@ -259,13 +259,12 @@ public sealed partial class ReliableEndpoint
     private long FirstTimeoutTicks()
     {
         var initial = Ticks(_options.InitialRetransmissionTimeout);
-        var granularity = Ticks(_options.ClockGranularity);
         long longest = 0;
         foreach (var known in _peerRto.Values)
         {
             if (known.HasSample)
             {
-                longest = Math.Max(longest, known.SmoothedTicks + Math.Max(granularity, 4 * known.VariationTicks));
+                longest = Math.Max(longest, known.MeasuredTicks);
             }
         }
 

@@ -32,6 +32,9 @@ internal sealed class RtoEstimator
     /// <summary>Gets the current retransmission timeout in ticks, backoff included.</summary>
     public long TimeoutTicks { get; private set; }
 
+    /// <summary>Gets the timeout the samples give (RFC 6298 2.3: SRTT + max(G, 4 RTTVAR)), before clamping and backoff.</summary>
+    public long MeasuredTicks => SmoothedTicks + Math.Max(_granularityTicks, 4 * VariationTicks);
+
     /// <summary>Gets whether a sample has been taken.</summary>
     public bool HasSample { get; private set; }
 
@@ -64,7 +67,7 @@ internal sealed class RtoEstimator
             SmoothedTicks = ((7 * SmoothedTicks) + sampleTicks) / 8;
         }
 
-        TimeoutTicks = Math.Clamp(SmoothedTicks + Math.Max(_granularityTicks, 4 * VariationTicks), _minimumTicks, _maximumTicks);
+        TimeoutTicks = Math.Clamp(MeasuredTicks, _minimumTicks, _maximumTicks);
     }
 
     /// <summary>The timer expired: doubles the timeout, up to the maximum (RFC 6298 5.5).</summary>
