@@ -40,7 +40,7 @@ public sealed class CounterService : MessagingServiceBase
     public long? ValueHere(string name) => _counters.TryGetValue(name, out var counter) ? counter.Value : null;
 
     /// <summary>A server came back (with fresh state): give it the counters it is the root of again.</summary>
-    public override void OnServerReachabilityChanged(Coordinate server, bool reachable)
+    protected override void OnServerReachabilityChangedCore(Coordinate server, bool reachable)
     {
         if (!reachable)
         {

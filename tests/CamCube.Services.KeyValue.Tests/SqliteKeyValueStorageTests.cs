@@ -23,6 +23,54 @@ public sealed class SqliteKeyValueStorageTests : KeyValueStorageContract
     }
 
     [Fact]
+    public void WriteIdsSurviveClosingAndReopeningTheDatabaseAndFollowTheNewestVersion()
+    {
+        var key = Key.FromString("a");
+        Storage.Apply(key, new StoredValue(7, [7], WriteId: ulong.MaxValue - 3));
+        Storage.Dispose();
+        using (var reopened = SqliteKeyValueStorage.Open(DatabasePath))
+        {
+            Assert.Equal(ulong.MaxValue - 3, reopened.Read(key)!.WriteId);
+            Assert.False(reopened.Apply(key, new StoredValue(6, [6], WriteId: 5)));
+            Assert.True(reopened.Apply(key, new StoredValue(8, null, WriteId: 9)));
+        }
+
+        using var again = SqliteKeyValueStorage.Open(DatabasePath);
+        Assert.Equal(9UL, again.Read(key)!.WriteId);
+    }
+
+    [Fact]
+    public void DatabaseOfSchemaTwoOpensWithItsValuesAndNoWriteIds()
+    {
+        Storage.Dispose();
+        foreach (var file in Directory.GetFiles(_directory))
+        {
+            File.Delete(file);
+        }
+
+        using (var old = new SqliteConnection($"Data Source={DatabasePath};Pooling=False"))
+        {
+            old.Open();
+            using var create = old.CreateCommand();
+            create.CommandText = "CREATE TABLE kv (key BLOB PRIMARY KEY NOT NULL, version INTEGER NOT NULL, value BLOB) WITHOUT ROWID; " +
+                "CREATE TABLE promise (key BLOB PRIMARY KEY NOT NULL, ballot INTEGER NOT NULL) WITHOUT ROWID; PRAGMA user_version = 2;";
+            create.ExecuteNonQuery();
+        }
+
+        using (var migrated = SqliteKeyValueStorage.Open(DatabasePath))
+        {
+            Assert.True(migrated.Apply(Key.FromString("a"), new StoredValue(3, [3])));
+        }
+
+        using var reopened = SqliteKeyValueStorage.Open(DatabasePath);
+        var held = reopened.Read(Key.FromString("a"))!;
+        Assert.Equal(3, held.Version);
+        Assert.Equal(0UL, held.WriteId);
+        Assert.True(reopened.Apply(Key.FromString("a"), new StoredValue(4, [4], WriteId: 11)));
+        Assert.Equal(11UL, reopened.Read(Key.FromString("a"))!.WriteId);
+    }
+
+    [Fact]
     public void PromisesSurviveClosingAndReopeningTheDatabase()
     {
         Storage.Promise(Key.FromString("a"), 12);

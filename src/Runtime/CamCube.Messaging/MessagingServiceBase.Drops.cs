@@ -9,10 +9,9 @@ public abstract partial class MessagingServiceBase : IDropObserver
     /// A packet of this service sent from here was dropped on the way: if it was a request still
     /// waiting for its reply, the request fails now with <see cref="RequestFailure.Unreachable"/>
     /// (unreachable, no route) or <see cref="RequestFailure.Dropped"/> (hop limit, queue time limit).
-    /// A service that overrides this calls the base.
     /// </summary>
     /// <param name="drop">What was dropped, where and why.</param>
-    public virtual void OnDropped(in DroppedPacket drop)
+    public void OnDropped(in DroppedPacket drop)
     {
         if (_reliable is { } reliable && reliable.OnDropped(drop))
         {

@@ -33,15 +33,28 @@ public abstract partial class MessagingServiceBase
     /// <summary>Gives the reliable transport's packets to links with room (nothing in best-effort mode). A service that overrides this calls the base.</summary>
     /// <param name="link">The link with room.</param>
     /// <returns>A packet for the link, or null.</returns>
-    public override Packet? Poll(LinkDirection link) => _reliable?.Poll(link);
+    public sealed override Packet? Poll(LinkDirection link) => _reliable?.Poll(link);
 
     /// <summary>
     /// In reliable mode, fails (or, for a key, moves) what was sent to a server that became
-    /// unreachable, before its timeout. A service that overrides this calls the base.
+    /// unreachable, before its timeout; then tells the service (<see cref="OnServerReachabilityChangedCore"/>).
+    /// Sealed: an exchange with a server that died and came back with no memory of it would otherwise
+    /// wait for it and be taken a second time there.
     /// </summary>
     /// <param name="server">The server.</param>
     /// <param name="reachable">Whether it is reachable now.</param>
-    public override void OnServerReachabilityChanged(Coordinate server, bool reachable) => _reliable?.OnServerReachabilityChanged(server, reachable);
+    public sealed override void OnServerReachabilityChanged(Coordinate server, bool reachable)
+    {
+        _reliable?.OnServerReachabilityChanged(server, reachable);
+        OnServerReachabilityChangedCore(server, reachable);
+    }
+
+    /// <summary>A server became reachable or unreachable in this server's view, after the transport took note; does nothing unless overridden.</summary>
+    /// <param name="server">The server.</param>
+    /// <param name="reachable">Whether it is reachable now.</param>
+    protected virtual void OnServerReachabilityChangedCore(Coordinate server, bool reachable)
+    {
+    }
 
     private void OnReliableMessage(in ReliableMessage message)
     {
@@ -202,6 +215,7 @@ public abstract partial class MessagingServiceBase
             ReliableFailure.TimedOut => RequestFailure.TimedOut,
             ReliableFailure.Stopped => RequestFailure.Shutdown,
             ReliableFailure.QueueFull => RequestFailure.QueueFull,
+            ReliableFailure.OutcomeUnknown => RequestFailure.OutcomeUnknown,
             _ => RequestFailure.Dropped,
         },
         $"{description} failed on the reliable transport: {error.Message}");

@@ -29,4 +29,12 @@ public enum RequestFailure
 
     /// <summary>A node on the way dropped the request and said so: it ran out of hops or waited past its queue's time limit.</summary>
     Dropped = 8,
+
+    /// <summary>
+    /// Reliable mode: the server the request to a key went to became unreachable before it answered,
+    /// after the request may have reached it. The handler may or may not have run; the transport
+    /// never sends the request to a second server, so asking again is safe only for a request the
+    /// service makes safe to repeat.
+    /// </summary>
+    OutcomeUnknown = 9,
 }

@@ -23,7 +23,7 @@ public sealed partial class KeyValueService
     private IKeyWatch? _watch;
 
     /// <inheritdoc/>
-    public override void OnServerReachabilityChanged(Coordinate server, bool reachable)
+    protected override void OnServerReachabilityChangedCore(Coordinate server, bool reachable)
     {
         if (_joinedInView != Node.Reachability.Version)
         {
@@ -230,7 +230,7 @@ public sealed partial class KeyValueService
                 bytes = 0;
             }
 
-            transfer.Values.Add(new CopiedValue { Key = keyBytes, Version = held.Version, Deleted = held.IsDeleted, Value = held.Value ?? [] });
+            transfer.Values.Add(new CopiedValue { Key = keyBytes, Version = held.Version, Deleted = held.IsDeleted, Value = held.Value ?? [], WriteId = held.WriteId });
             bytes += length + 48;
         }
 
@@ -283,7 +283,7 @@ public sealed partial class KeyValueService
         for (var i = 0; i < keeping.Length; i++)
         {
             var value = transfer.Values[i];
-            keeping[i] = KeepAsync(Key.FromBytes(value.Key), new StoredValue(value.Version, value.Deleted ? null : value.Value));
+            keeping[i] = KeepAsync(Key.FromBytes(value.Key), new StoredValue(value.Version, value.Deleted ? null : value.Value, value.WriteId));
         }
 
         var kept = 0;

@@ -1,11 +1,15 @@
 using CamCube.Messaging;
 using CamCube.Services.KeyValue.Messages;
+using CamCube.Services.KeyValue.Replication;
+using CamCube.Services.Reliable;
 
 namespace CamCube.Services.KeyValue;
 
 /// <summary>The asking side: a call routed to its key's primary, asked again while views converge, failures told as <see cref="KeyValueStoreException"/>.</summary>
 public sealed partial class KeyValueService
 {
+    private ulong _lastWriteId;
+
     /// <summary>
     /// Runs the call on the node's loop and completes the caller's task there (a test cube in
     /// virtual time sees it at once; the caller's continuations run elsewhere); it fails only with
@@ -44,6 +48,11 @@ public sealed partial class KeyValueService
     internal async Task<ClientReply> CallOnLoopAsync(ClientRequest request, long? startedAt = null)
     {
         var key = Key.FromBytes(request.Key);
+        if (request.Operation != KeyValueOperation.Get && request.WriteId == 0)
+        {
+            request.WriteId = NextWriteId();
+        }
+
         if (request.Operation != KeyValueOperation.Get && FrontEndLeasesOn)
         {
             var askedAt = Now;
@@ -122,15 +131,31 @@ public sealed partial class KeyValueService
 
     /// <summary>
     /// A read may be asked again after any failure but a stop, a refusal or a fault of the request
-    /// itself, a lost request or reply included (its attempt timed out). A write only when it is known
-    /// not to have reached a primary: best-effort delivery's drop notice, or a refusal at once. It is
-    /// never asked again after a timeout: it may have been applied, and on the reliable transport the
-    /// exchange already resends it until the primary answers.
+    /// itself, a lost request or reply included (its attempt timed out). A write when it is known
+    /// not to have reached a primary (best-effort delivery's drop notice, or a refusal at once), and,
+    /// on the reliable transport, when the primary it went to became unreachable before it answered:
+    /// it is asked again under the same <see cref="ClientRequest.WriteId"/>, and a primary that knows it
+    /// took effect answers with its version (<see cref="RecentWrites"/>). It is never asked again
+    /// after a timeout: it may still be running, and on the reliable transport the exchange already
+    /// resends it until the primary answers.
     /// </summary>
     private bool MayAskAgain(RequestFailedException ex, ClientRequest request) =>
         request.Operation == KeyValueOperation.Get
             ? ex.Reason is not (RequestFailure.Shutdown or RequestFailure.Refused or RequestFailure.MessageTooLarge or RequestFailure.NoHandler or RequestFailure.HandlerFault)
-            : Delivery == MessageDelivery.BestEffort && ex.Reason is RequestFailure.Unreachable or RequestFailure.Dropped or RequestFailure.QueueFull;
+            : Delivery == MessageDelivery.BestEffort
+                ? ex.Reason is RequestFailure.Unreachable or RequestFailure.Dropped or RequestFailure.QueueFull
+                : ex.Reason is RequestFailure.Unreachable or RequestFailure.OutcomeUnknown or RequestFailure.QueueFull;
+
+    /// <summary>A new write's id: ids start at a point drawn for this life of the node (its seeded random mixed with the time), so a restarted front-end never reuses one.</summary>
+    private ulong NextWriteId()
+    {
+        if (_lastWriteId == 0)
+        {
+            _lastWriteId = NodeLife.Mix((ulong)Node.Random.NextInt64(), Node.TimeProvider.GetUtcNow().UtcTicks) | 1;
+        }
+
+        return ++_lastWriteId == 0 ? ++_lastWriteId : _lastWriteId;
+    }
 
     private static KeyValueStoreException Failure(RequestFailedException ex, KeyValueOperation operation, Key key) => ex.Reason switch
     {

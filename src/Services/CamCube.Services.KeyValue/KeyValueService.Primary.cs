@@ -100,6 +100,13 @@ public sealed partial class KeyValueService
             return read;
         }
 
+        if (WrittenBefore(key, request.WriteId, held) is { } writtenAt)
+        {
+            // Asked again after its answer was lost: the write took effect (here, or at a primary before this one).
+            Statistics.WritesAnsweredAgain++;
+            return new ClientReply { WriteStatus = WriteStatus.Written, Version = writtenAt };
+        }
+
         var isDelete = request.Operation == KeyValueOperation.Delete;
         var condition = request.Condition == WriteConditionKind.IfVersion
             ? WriteCondition.IfVersion(request.ConditionVersion)
@@ -128,7 +135,7 @@ public sealed partial class KeyValueService
 
         // No server may answer with the replaced value once the new one can be read anywhere.
         await DropFrontEndLeasesAsync(key, lane, held?.Version ?? 0, request.LeaseDropped ? asker : null).ConfigureAwait(true);
-        var write = new StoredValue(version, isDelete ? null : request.Value);
+        var write = new StoredValue(version, isDelete ? null : request.Value, request.WriteId);
         var sentAt = Now;
 
         // This server's own copy is committed while the accepts travel: one disk write's time per set, not two in a row.
@@ -166,6 +173,7 @@ public sealed partial class KeyValueService
 
         TakeLease(lane, sentAt);
         lane.Hold(write);
+        _recentWrites.Note(write.WriteId, key, version);
         Statistics.WritesAcknowledged++;
         if (isDelete)
         {
@@ -181,6 +189,13 @@ public sealed partial class KeyValueService
 
         return written;
     }
+
+    /// <summary>The version at which the write <paramref name="writeId"/> took effect, if this server knows: the key's newest value, or one it noted.</summary>
+    private long? WrittenBefore(Key key, ulong writeId, StoredValue? held) =>
+        writeId == 0 ? null
+        : held?.WriteId == writeId ? held.Version
+        : _recentWrites.TryGet(writeId, key, out var version) ? version
+        : null;
 
     /// <summary>
     /// Takes the key over under a new ballot: every other live replica promises to refuse lower
@@ -284,7 +299,8 @@ public sealed partial class KeyValueService
         {
             if (promise.HasValue)
             {
-                adopted.Add(KeepAsync(key, new StoredValue(promise.Version, promise.Deleted ? null : promise.Value)));
+                adopted.Add(KeepAsync(key, new StoredValue(promise.Version, promise.Deleted ? null : promise.Value, promise.WriteId)));
+                _recentWrites.Note(promise.WriteId, key, promise.Version);
             }
         }
 
@@ -374,7 +390,7 @@ public sealed partial class KeyValueService
         {
             if (versionsHeld is null || versionsHeld[i] < write.Version)
             {
-                var accept = new Accept { Key = KeyBytes(key), Ballot = ballot, Version = write.Version, Deleted = write.IsDeleted, Value = write.Value ?? [] };
+                var accept = new Accept { Key = KeyBytes(key), Ballot = ballot, Version = write.Version, Deleted = write.IsDeleted, Value = write.Value ?? [], WriteId = write.WriteId };
                 asks.Add(SendAcceptAsync(others[i], accept));
             }
         }

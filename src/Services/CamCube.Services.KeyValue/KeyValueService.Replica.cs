@@ -17,7 +17,11 @@ public sealed partial class KeyValueService
     private Committer? _committer;
 
     /// <summary>The highest ballot this server promised per key; loaded from the storage when the service starts.</summary>
+    /// <summary>How many writes' ids a server remembers (<see cref="RecentWrites"/>): far more than are written in a front-end's request timeout.</summary>
+    private const int RecentWritesMax = 65_536;
+
     private readonly Dictionary<Key, long> _promised = [];
+    private readonly RecentWrites _recentWrites = new(RecentWritesMax);
 
     private Committer Commits => _committer ?? throw new InvalidOperationException("The key-value store is not on a node yet.");
 
@@ -50,6 +54,7 @@ public sealed partial class KeyValueService
             promise.HasValue = true;
             promise.Deleted = held.IsDeleted;
             promise.Value = held.Value ?? [];
+            promise.WriteId = held.WriteId;
         }
 
         return promise;
@@ -81,12 +86,15 @@ public sealed partial class KeyValueService
         }
 
         ForgetHeld(key);
-        return AcceptedAsync(KeepAsync(key, new StoredValue(accept.Version, accept.Deleted ? null : accept.Value)), accept.Ballot);
+        return AcceptedAsync(key, new StoredValue(accept.Version, accept.Deleted ? null : accept.Value, accept.WriteId), accept.Ballot);
     }
 
-    private static async Task<Accepted> AcceptedAsync(Task<bool> keeping, long ballot)
+    private async Task<Accepted> AcceptedAsync(Key key, StoredValue write, long ballot)
     {
-        await keeping.ConfigureAwait(true);
+        await KeepAsync(key, write).ConfigureAwait(true);
+
+        // A replica that keeps a write makes it take effect: were it the next primary, it would continue from it.
+        _recentWrites.Note(write.WriteId, key, write.Version);
         return new Accepted { Ok = true, Ballot = ballot };
     }
 

@@ -37,7 +37,7 @@ public sealed partial class KeyValueService
         {
             asks[i] = held is null
                 ? RequestServerAsync<Accept, Accepted>(joined[i], new Accept { Key = KeyBytes(key), Ballot = lane.Ballot, CheckOnly = true }, _options.ReplicationTimeout)
-                : SendAcceptAsync(joined[i], new Accept { Key = KeyBytes(key), Ballot = lane.Ballot, Version = held.Version, Deleted = held.IsDeleted, Value = held.Value ?? [] });
+                : SendAcceptAsync(joined[i], new Accept { Key = KeyBytes(key), Ballot = lane.Ballot, Version = held.Version, Deleted = held.IsDeleted, Value = held.Value ?? [], WriteId = held.WriteId });
         }
 
         var leaseUntil = lane.LeaseUntil;

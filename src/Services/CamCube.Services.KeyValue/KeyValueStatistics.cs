@@ -21,6 +21,9 @@ public sealed class KeyValueStatistics
     /// <summary>Gets the writes whose accept to a replica failed as that replica left the key's set (it died, or its links were cut): this server, still the primary, finished them on the new set rather than answer that they may or may not have taken effect.</summary>
     public long WritesFinishedOnANewSet { get; internal set; }
 
+    /// <summary>Gets the writes a front-end asked again after losing the answer (their primary became unreachable) that this server, as primary, knew had taken effect: answered with their version, not written twice.</summary>
+    public long WritesAnsweredAgain { get; internal set; }
+
     /// <summary>Gets the commits (one disk write each for SQLite) this server ran on its node's loop: a turn's few writes while its commit thread was idle, or every commit without one.</summary>
     public long CommitsOnLoop { get; internal set; }
 

@@ -4,7 +4,9 @@ namespace CamCube.Services.Reliable;
 
 /// <summary>
 /// A request the responder handed to its handler: running until the handler replies, then the
-/// reply kept, sent again for each duplicate of the request. Pooled by the endpoint with its
+/// reply kept, sent again for each duplicate of the request. Or a request to a key that the
+/// responder refused, not being the key's root: refused again for each duplicate, even once the
+/// responder is the root, since the asker may have taken it elsewhere since. Pooled by the endpoint with its
 /// buffer, which grows to the largest reply it kept (at most one packet's), so keeping a reply
 /// allocates nothing in steady state (the shared array pool would, with thousands outstanding).
 /// </summary>
@@ -16,6 +18,9 @@ internal sealed class AnsweredExchange
 
     /// <summary>Gets whether the handler replied; until then a duplicate gets a busy notice.</summary>
     public bool Replied { get; private set; }
+
+    /// <summary>Gets whether the request was refused (the responder was not the root of its key): never handled here.</summary>
+    public bool Refused { get; private set; }
 
     /// <summary>Gets the kept reply; empty while the handler runs.</summary>
     public ReadOnlySpan<byte> Reply => _buffer.AsSpan(0, ReplyLength);
@@ -35,10 +40,14 @@ internal sealed class AnsweredExchange
         Replied = true;
     }
 
+    /// <summary>Marks the request as refused.</summary>
+    public void Refuse() => Refused = true;
+
     /// <summary>Forgets the reply (its buffer stays for the next use), before the entry goes back to the pool.</summary>
     public void Clear()
     {
         Replied = false;
+        Refused = false;
         ReplyLength = 0;
     }
 }

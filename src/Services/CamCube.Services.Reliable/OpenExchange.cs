@@ -11,14 +11,18 @@ internal sealed class OpenExchange(int requestBytesMax)
 
     public int Length { get; set; }
 
+    /// <summary>Gets or sets the id the request carries now: <see cref="OriginalId"/>, or a new one for each move to another root.</summary>
     public ulong Id { get; set; }
 
-    /// <summary>Gets or sets the server asked: the one named, or the key's root when the request left (its round trips train that server's estimator).</summary>
+    /// <summary>Gets or sets the id the caller was given (for <see cref="ReliableEndpoint.Cancel"/>, and in the reply).</summary>
+    public ulong OriginalId { get; set; }
+
+    /// <summary>Gets or sets the server asked: the one named, or the key's root in this server's view when the request left; every copy goes there.</summary>
     public Coordinate Peer { get; set; }
 
     public KeyCoordinate? Key { get; set; }
 
-    /// <summary>Gets or sets how many times the request was sent (1 after the first).</summary>
+    /// <summary>Gets or sets how many times the request was sent to <see cref="Peer"/> (1 after the first; 0 while a move waits for the view to name another root).</summary>
     public uint Attempts { get; set; }
 
     /// <summary>Gets or sets when the request was first sent, a timestamp of the node's clock (the round-trip sample's start).</summary>

@@ -18,6 +18,9 @@ public sealed partial class ReliableEndpoint
     /// <summary>Gets how many exchange requests were handed to the request handler.</summary>
     public long HandledRequests { get; private set; }
 
+    /// <summary>Gets how many requests to a key this endpoint refused, not being the key's root (each answered with the root it knows, never handled).</summary>
+    public long RefusedRequests { get; private set; }
+
     /// <summary>Gets how many exchange requests arrived again and were answered from what was kept (or refused as stale), without the handler.</summary>
     public long DuplicateRequests { get; private set; }
 
@@ -50,7 +53,7 @@ public sealed partial class ReliableEndpoint
     {
         ArgumentOutOfRangeException.ThrowIfGreaterThan(reply.Length, ExchangeReplyBytesMax, nameof(reply));
         if (_stopped || !_answers.TryGetValue((requester, Incarnation(exchangeId)), out var table)
-            || !table.Entries.TryGetValue(exchangeId, out var entry) || entry.Replied)
+            || !table.Entries.TryGetValue(exchangeId, out var entry) || entry.Replied || entry.Refused)
         {
             return false;
         }
@@ -74,9 +77,16 @@ public sealed partial class ReliableEndpoint
         var now = _node.TimeProvider.GetTimestamp();
         var table = AnswersOf(source, id, now);
         table.Forget(Math.Min(ReliableWire.UInt64(payload, ReliableWire.OldestOpenOffset), id), _scratchIds, _freeAnswers);
+        KeyCoordinate? key = (payload[ReliableWire.FlagsOffset] & ReliableWire.KeyFlowFlag) != 0 ? KeyCoordinate.Read(payload[ReliableWire.RequestKeyOffset..]) : null;
         if (table.Entries.TryGetValue(id, out var entry))
         {
             DuplicateRequests++;
+            if (entry.Refused)
+            {
+                SendControl(source, ReliablePacketKind.NotRoot, id, 0, _node.GetRoot(key!.Value));
+                return;
+            }
+
             SendAnswer(source, entry.Replied ? ReliablePacketKind.Reply : ReliablePacketKind.Busy, id, entry.Reply);
             return;
         }
@@ -89,8 +99,17 @@ public sealed partial class ReliableEndpoint
         }
 
         table.MakeRoom(_options.AnsweredExchangesPerPeerMax, _freeAnswers);
-        table.Entries.Add(id, _freeAnswers.Count > 0 ? _freeAnswers.Pop() : new AnsweredExchange());
-        KeyCoordinate? key = (payload[ReliableWire.FlagsOffset] & ReliableWire.KeyFlowFlag) != 0 ? KeyCoordinate.Read(payload[ReliableWire.RequestKeyOffset..]) : null;
+        entry = _freeAnswers.Count > 0 ? _freeAnswers.Pop() : new AnsweredExchange();
+        table.Entries.Add(id, entry);
+        if (key is { } k && _node.GetRoot(k) is var root && root != _node.Self)
+        {
+            // Not the key's root: refused, and refused again for every copy, so that the asker may take it to the root.
+            entry.Refuse();
+            RefusedRequests++;
+            SendControl(source, ReliablePacketKind.NotRoot, id, 0, root);
+            return;
+        }
+
         HandledRequests++;
         try
         {

@@ -6,6 +6,8 @@ namespace CamCube.Services.Reliable;
 /// The requesting side of one-packet exchanges: a request that fits one packet travels alone, with
 /// no flow and no acknowledgement of its own; the reply is its acknowledgement. The request is sent
 /// again on the RTO measured per peer (RFC 6298, Karn's rule) until the reply, a failure or the caller's cancel.
+/// Every copy goes to one server: a request to a key goes to its root in this server's view, and
+/// moves to another root (under a new id) only when that server refused it, so no two roots ever take it.
 /// </content>
 public sealed partial class ReliableEndpoint
 {
@@ -14,6 +16,10 @@ public sealed partial class ReliableEndpoint
     private readonly Stack<OpenExchange> _freeExchanges = new();
     private readonly Dictionary<Coordinate, RtoEstimator> _peerRto = [];
     private readonly List<OpenExchange> _endedExchanges = [];
+    private readonly Dictionary<ulong, ulong> _movedExchanges = [];
+
+    /// <summary>Gets how many times a request to a key moved to another root: the server asked refused it, not being the root.</summary>
+    public long MovedExchanges { get; private set; }
 
     /// <summary>Gets the most bytes of request an exchange carries: the node's packet payload less the 32-byte request header.</summary>
     public int ExchangeRequestBytesMax => _fragmentBytes + ReliableWire.DataHeaderBytes - ReliableWire.RequestHeaderBytes;
@@ -43,11 +49,13 @@ public sealed partial class ReliableEndpoint
         Open(server, null, request, completion ?? throw new ArgumentNullException(nameof(completion)), state, out exchangeId);
 
     /// <summary>
-    /// Begins an exchange with the root of <paramref name="key"/>: the request is routed to the key, so
-    /// the owning service may have another server answer it on the way (a hot-spot copy); the first
-    /// reply with the exchange's id ends it, whoever sent it. If the root the request went to becomes
-    /// unreachable first, the exchange fails with <see cref="ReliableFailure.OutcomeUnknown"/> (it may
-    /// have been handled there). See <see cref="Request(Coordinate, ReadOnlySpan{byte}, ExchangeCompletion, object?, out ulong)"/>.
+    /// Begins an exchange with the root of <paramref name="key"/>, the handler of one root taking the
+    /// request exactly once: every copy goes to the key's root in this server's view. That server
+    /// takes it only if it is the root in its own view; otherwise it refuses it for good and names
+    /// the root, and the request moves there under a new id. If the root it went to becomes
+    /// unreachable before it answered, the exchange fails with <see cref="ReliableFailure.OutcomeUnknown"/>
+    /// (it may have been handled there); it is never sent to a second root that might take it too.
+    /// See <see cref="Request(Coordinate, ReadOnlySpan{byte}, ExchangeCompletion, object?, out ulong)"/>.
     /// </summary>
     /// <returns>Null if the exchange began; otherwise why not.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="completion"/> is null.</exception>
@@ -58,7 +66,8 @@ public sealed partial class ReliableEndpoint
     /// <returns>True if it was open.</returns>
     public bool Cancel(ulong exchangeId)
     {
-        if (!_openExchanges.Remove(exchangeId, out var exchange))
+        if (!_openExchanges.Remove(exchangeId, out var exchange)
+            && !(_movedExchanges.Remove(exchangeId, out var current) && _openExchanges.Remove(current, out exchange)))
         {
             return false;
         }
@@ -83,6 +92,7 @@ public sealed partial class ReliableEndpoint
         var exchange = _freeExchanges.Count > 0 ? _freeExchanges.Pop() : new OpenExchange(ExchangeRequestBytesMax);
         var now = _node.TimeProvider.GetTimestamp();
         exchange.Id = NextFlowId();
+        exchange.OriginalId = exchange.Id;
         exchange.Key = key;
         exchange.Peer = key is { } k ? _node.GetRoot(k) : server;
         request.CopyTo(exchange.Request);
@@ -117,7 +127,44 @@ public sealed partial class ReliableEndpoint
         (exchange.Key ?? default).Write(payload[ReliableWire.RequestKeyOffset..]);
         exchange.Request.AsSpan(0, exchange.Length).CopyTo(payload[ReliableWire.RequestHeaderBytes..]);
         packet.PayloadLength = ReliableWire.RequestHeaderBytes + exchange.Length;
-        return exchange.Key is { } key ? _node.RouteToKey(packet, key) : _node.RouteToServer(packet, exchange.Peer);
+        return _node.RouteToServer(packet, exchange.Peer);
+    }
+
+    /// <summary>
+    /// Asks <paramref name="root"/> instead, under a new id: the server asked (<paramref name="left"/>)
+    /// refused the request, not being the key's root. The first move sends it at once; a request
+    /// that moves again (two servers' views disagree), or whose new root is still <paramref name="left"/>
+    /// in this server's view, waits one timeout and goes to the root the view names then.
+    /// </summary>
+    private void MoveExchange(OpenExchange exchange, Coordinate root, Coordinate left)
+    {
+        var firstMove = exchange.Id == exchange.OriginalId;
+        _openExchanges.Remove(exchange.Id);
+        exchange.Id = NextFlowId();
+        _openExchanges.Add(exchange.Id, exchange);
+        _movedExchanges[exchange.OriginalId] = exchange.Id;
+        NoteOrder(exchange.Id);
+        MovedExchanges++;
+        var now = _node.TimeProvider.GetTimestamp();
+        exchange.Attempts = 0;
+        exchange.RetransmitAt = now + RtoOf(left).TimeoutTicks;
+        if (firstMove && root != left && _node.Reachability.IsReachable(root))
+        {
+            exchange.Peer = root;
+            SendFirstCopy(exchange, now);
+        }
+
+        ScheduleTimer(exchange.RetransmitAt);
+    }
+
+    /// <summary>Sends the request to <see cref="OpenExchange.Peer"/> for the first time: its round trip is a sample of that server's.</summary>
+    private void SendFirstCopy(OpenExchange exchange, long now)
+    {
+        exchange.Attempts = 1;
+        exchange.FirstSentAt = now;
+        exchange.TimeoutTicks = RtoOf(exchange.Peer).TimeoutTicks;
+        exchange.RetransmitAt = now + exchange.TimeoutTicks;
+        SendRequestPacket(exchange);
     }
 
     /// <summary>A reply or busy notice came: a reply ends its exchange (a late copy finds nothing); a busy notice is progress.</summary>
@@ -125,7 +172,7 @@ public sealed partial class ReliableEndpoint
     {
         var payload = packet.Payload;
         var id = ReliableWire.FlowId(payload);
-        if (!_openExchanges.TryGetValue(id, out var exchange) || (exchange.Key is null && packet.Source != exchange.Peer))
+        if (!_openExchanges.TryGetValue(id, out var exchange) || packet.Source != exchange.Peer)
         {
             return;
         }
@@ -146,8 +193,9 @@ public sealed partial class ReliableEndpoint
 
         var completion = exchange.Completion!;
         var state = exchange.State;
+        var originalId = exchange.OriginalId;
         Recycle(exchange);
-        completion(state, new ExchangeReply(packet.Source, id, packet.HopCount, payload[ReliableWire.ReplyHeaderBytes..]), null);
+        completion(state, new ExchangeReply(packet.Source, originalId, packet.HopCount, payload[ReliableWire.ReplyHeaderBytes..]), null);
     }
 
     /// <summary>Sends again each request whose timeout passed, and fails those out of time; returns when the next one is due.</summary>
@@ -162,7 +210,13 @@ public sealed partial class ReliableEndpoint
                 continue;
             }
 
-            if (exchange.RetransmitAt <= now)
+            if (exchange.RetransmitAt <= now && exchange.Attempts == 0)
+            {
+                // A move that waited for the view: the root it names now.
+                exchange.Peer = _node.GetRoot(exchange.Key!.Value);
+                SendFirstCopy(exchange, now);
+            }
+            else if (exchange.RetransmitAt <= now)
             {
                 // RFC 6298 5.5: the timeout doubles with each retransmission, up to the maximum.
                 exchange.Attempts++;
@@ -184,7 +238,7 @@ public sealed partial class ReliableEndpoint
     {
         foreach (var exchange in _openExchanges.Values)
         {
-            if (exchange.Peer == server)
+            if (exchange.Peer == server && exchange.Attempts > 0)
             {
                 _endedExchanges.Add(exchange);
             }
@@ -193,10 +247,14 @@ public sealed partial class ReliableEndpoint
         FailEnded(ReliableFailure.PeerUnreachable, $"Server {server} became unreachable before it answered.");
     }
 
-    /// <summary>A drop notice for a request: unreachable fails its exchange, any other drop has it sent again at once.</summary>
+    /// <summary>
+    /// A drop notice for a request: unreachable fails its exchange (even the only copy of a request
+    /// to a key: a duplicate of it may have arrived before the server died), any other drop has it
+    /// sent again at once.
+    /// </summary>
     private void OnRequestDropped(in DroppedPacket drop)
     {
-        if (!_openExchanges.TryGetValue(ReliableWire.FlowId(drop.PayloadPrefix), out var exchange))
+        if (!_openExchanges.TryGetValue(ReliableWire.FlowId(drop.PayloadPrefix), out var exchange) || exchange.Attempts == 0)
         {
             return;
         }
@@ -301,6 +359,11 @@ public sealed partial class ReliableEndpoint
 
     private void Recycle(OpenExchange exchange)
     {
+        if (exchange.OriginalId != exchange.Id)
+        {
+            _movedExchanges.Remove(exchange.OriginalId);
+        }
+
         exchange.Clear();
         _freeExchanges.Push(exchange);
     }

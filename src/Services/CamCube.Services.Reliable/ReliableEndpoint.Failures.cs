@@ -77,6 +77,17 @@ public sealed partial class ReliableEndpoint
 
     private void OnNotRoot(Coordinate source, ReadOnlySpan<byte> payload)
     {
+        if (payload.Length >= ReliableWire.NotRootBytes && _openExchanges.TryGetValue(ReliableWire.FlowId(payload), out var exchange))
+        {
+            // The server asked refused the request for good, never handling it: it may go to the root.
+            if (exchange.Peer == source && exchange.Attempts > 0 && exchange.Key is { } key)
+            {
+                MoveExchange(exchange, RootNamedBy(source, payload, key), source);
+            }
+
+            return;
+        }
+
         // Only a flow to a key that the server never accepted: nothing of it was delivered there.
         if (payload.Length < ReliableWire.NotRootBytes || !_flowsById.TryGetValue(ReliableWire.FlowId(payload), out var flow)
             || flow.Server != source || flow.Key is null || flow.FirstUnacked != 0 || flow.MessageCount == 0)
@@ -84,9 +95,14 @@ public sealed partial class ReliableEndpoint
             return;
         }
 
+        MoveFlow(flow, RootNamedBy(source, payload, flow.Key.Value), unsure: null);
+    }
+
+    /// <summary>The root a NotRoot names, if it is another reachable server; else the root in this server's view.</summary>
+    private Coordinate RootNamedBy(Coordinate source, ReadOnlySpan<byte> payload, KeyCoordinate key)
+    {
         var hint = ReliableWire.ReadCoordinate(payload, ReliableWire.RootOffset);
-        var root = hint != source && _node.Shape.Contains(hint) && _node.Reachability.IsReachable(hint) ? hint : _node.GetRoot(flow.Key.Value);
-        MoveFlow(flow, root, unsure: null);
+        return hint != source && _node.Shape.Contains(hint) && _node.Reachability.IsReachable(hint) ? hint : _node.GetRoot(key);
     }
 
     private void OnReset(Coordinate source, ReadOnlySpan<byte> payload)

@@ -9,7 +9,7 @@ internal enum ReliablePacketKind : byte
     /// <summary>A cumulative and selective acknowledgement, receiver to sender.</summary>
     Ack = 2,
 
-    /// <summary>The receiver of a new flow to a key is not the key's root: the sender resumes at the root it names.</summary>
+    /// <summary>The receiver of a new flow or of a request to a key is not the key's root: the sender resumes (or asks again, under a new id) at the root it names.</summary>
     NotRoot = 3,
 
     /// <summary>The receiver has no state for a flow that is past its start (it restarted or forgot the flow).</summary>

@@ -32,4 +32,8 @@ public sealed class Accept
     /// <summary>Gets or sets the value's bytes.</summary>
     [ProtoMember(6)]
     public byte[] Value { get; set; } = [];
+
+    /// <summary>Gets or sets the write's id from its front-end (<see cref="ClientRequest.WriteId"/>), 0 if none.</summary>
+    [ProtoMember(7, DataFormat = DataFormat.FixedSize)]
+    public ulong WriteId { get; set; }
 }

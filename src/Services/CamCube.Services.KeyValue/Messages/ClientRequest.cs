@@ -29,4 +29,13 @@ public sealed class ClientRequest
     /// <summary>Gets or sets whether the asking server, writing, dropped any front-end lease on the key and keeps none while its writes of the key run (nor, for one lease after, one on an older version): the primary need not ask it to, and answers a write that succeeded with a lease on the version written.</summary>
     [ProtoMember(6)]
     public bool LeaseDropped { get; set; }
+
+    /// <summary>
+    /// Gets or sets the write's id, drawn by the front-end (0 for a read): a front-end that lost the
+    /// answer (the primary became unreachable) asks again under the same id, and a primary that
+    /// knows the write took effect (it or a replica kept it) answers with its version instead of
+    /// writing again.
+    /// </summary>
+    [ProtoMember(7, DataFormat = DataFormat.FixedSize)]
+    public ulong WriteId { get; set; }
 }

@@ -21,4 +21,8 @@ public sealed class CopiedValue
     /// <summary>Gets or sets the value's bytes.</summary>
     [ProtoMember(4)]
     public byte[] Value { get; set; } = [];
+
+    /// <summary>Gets or sets the id of the write (<see cref="ClientRequest.WriteId"/>), 0 if none.</summary>
+    [ProtoMember(5, DataFormat = DataFormat.FixedSize)]
+    public ulong WriteId { get; set; }
 }

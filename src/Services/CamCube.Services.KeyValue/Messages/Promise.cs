@@ -36,4 +36,8 @@ public sealed class Promise
     /// </summary>
     [ProtoMember(7)]
     public long LeaseWaitMicroseconds { get; set; }
+
+    /// <summary>Gets or sets the id of the write of the value sent (<see cref="ClientRequest.WriteId"/>), 0 if none.</summary>
+    [ProtoMember(8, DataFormat = DataFormat.FixedSize)]
+    public ulong WriteId { get; set; }
 }

@@ -11,8 +11,8 @@ namespace CamCube.Services.KeyValue.Storage;
 /// </summary>
 public sealed class SqliteKeyValueStorage : IKeyValueStorage
 {
-    /// <summary>The schema this code writes, kept in the database's <c>user_version</c> (2 added the promises).</summary>
-    public const int SchemaVersion = 2;
+    /// <summary>The schema this code writes, kept in the database's <c>user_version</c> (2 added the promises, 3 the writes' ids).</summary>
+    public const int SchemaVersion = 3;
 
     private readonly SqliteConnection _writer;
     private readonly SqliteConnection _reader;
@@ -32,14 +32,15 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
         Path = path;
         _writer = writer;
         _reader = reader;
-        _read = Command(_reader, "SELECT version, value FROM kv WHERE key = $key", "$key");
+        _read = Command(_reader, "SELECT version, value, write_id FROM kv WHERE key = $key", "$key");
         _apply = Command(
             _writer,
-            "INSERT INTO kv (key, version, value) VALUES ($key, $version, $value) " +
-            "ON CONFLICT (key) DO UPDATE SET version = excluded.version, value = excluded.value WHERE excluded.version > kv.version",
+            "INSERT INTO kv (key, version, value, write_id) VALUES ($key, $version, $value, $write_id) " +
+            "ON CONFLICT (key) DO UPDATE SET version = excluded.version, value = excluded.value, write_id = excluded.write_id WHERE excluded.version > kv.version",
             "$key",
             "$version",
-            "$value");
+            "$value",
+            "$write_id");
         _promise = Command(
             _writer,
             "INSERT INTO promise (key, ballot) VALUES ($key, $ballot) " +
@@ -91,7 +92,13 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
                 throw new InvalidOperationException($"Key-value database '{path}' has schema {schema}; this version reads schema {SchemaVersion} and older.");
             }
 
-            Execute(writer, "CREATE TABLE IF NOT EXISTS kv (key BLOB PRIMARY KEY NOT NULL, version INTEGER NOT NULL, value BLOB) WITHOUT ROWID");
+            Execute(writer, "CREATE TABLE IF NOT EXISTS kv (key BLOB PRIMARY KEY NOT NULL, version INTEGER NOT NULL, value BLOB, write_id INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID");
+            if (Scalar(writer, "SELECT COUNT(*) FROM pragma_table_info('kv') WHERE name = 'write_id'") == 0)
+            {
+                // A database of schema 1 or 2: its values have no write ids (0).
+                Execute(writer, "ALTER TABLE kv ADD COLUMN write_id INTEGER NOT NULL DEFAULT 0");
+            }
+
             Execute(writer, "CREATE TABLE IF NOT EXISTS promise (key BLOB PRIMARY KEY NOT NULL, ballot INTEGER NOT NULL) WITHOUT ROWID");
             Execute(writer, $"PRAGMA user_version = {SchemaVersion}");
             reader = new SqliteConnection(new SqliteConnectionStringBuilder { DataSource = path, Pooling = false, Mode = SqliteOpenMode.ReadOnly }.ToString());
@@ -125,7 +132,7 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
                 return null;
             }
 
-            return new StoredValue(reader.GetInt64(0), reader.IsDBNull(1) ? null : (byte[])reader.GetValue(1));
+            return new StoredValue(reader.GetInt64(0), reader.IsDBNull(1) ? null : (byte[])reader.GetValue(1), unchecked((ulong)reader.GetInt64(2)));
         }
     }
 
@@ -327,6 +334,7 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
                 _apply.Parameters["$key"].Value = key;
                 _apply.Parameters["$version"].Value = write.Number;
                 _apply.Parameters["$value"].Value = (object?)write.Value!.Value ?? DBNull.Value;
+                _apply.Parameters["$write_id"].Value = unchecked((long)write.Value.WriteId);
                 return _apply.ExecuteNonQuery() == 1;
         }
     }

@@ -1,0 +1,56 @@
+using CamCube.Services.KeyValue.Replication;
+
+namespace CamCube.Services.KeyValue.Tests;
+
+public sealed class RecentWritesTests
+{
+    private static readonly Key s_key = Key.FromString("k");
+
+    [Fact]
+    public void WriteIsFoundByItsIdForItsKeyOnly()
+    {
+        var writes = new RecentWrites(4);
+        writes.Note(7, s_key, 100);
+
+        Assert.True(writes.TryGet(7, s_key, out var version));
+        Assert.Equal(100, version);
+        Assert.False(writes.TryGet(7, Key.FromString("other"), out _));
+        Assert.False(writes.TryGet(8, s_key, out _));
+    }
+
+    [Fact]
+    public void WriteWithoutAnIdIsNeitherNotedNorFound()
+    {
+        var writes = new RecentWrites(4);
+        writes.Note(0, s_key, 100);
+
+        Assert.False(writes.TryGet(0, s_key, out _));
+    }
+
+    [Fact]
+    public void OldestWriteIsForgottenWhenTheTableIsFull()
+    {
+        var writes = new RecentWrites(3);
+        for (ulong id = 1; id <= 4; id++)
+        {
+            writes.Note(id, s_key, (long)id * 10);
+        }
+
+        Assert.False(writes.TryGet(1, s_key, out _));
+        Assert.True(writes.TryGet(4, s_key, out var newest));
+        Assert.Equal(40, newest);
+        Assert.True(writes.TryGet(2, s_key, out _));
+    }
+
+    [Fact]
+    public void WriteNotedAgainKeepsItsPlaceAndTakesTheNewVersion()
+    {
+        var writes = new RecentWrites(2);
+        writes.Note(1, s_key, 10);
+        writes.Note(1, s_key, 11);
+        writes.Note(2, s_key, 20);
+
+        Assert.True(writes.TryGet(1, s_key, out var version));
+        Assert.Equal(11, version);
+    }
+}

@@ -1,0 +1,58 @@
+using CamCube.Testing;
+using static CamCube.Services.KeyValue.Tests.KeyValueServiceTests;
+
+namespace CamCube.Services.KeyValue.Tests;
+
+/// <summary>
+/// A write whose primary died after it took effect but before its answer reached the front-end: the
+/// front-end asks the next primary again under the write's id and is told the write took effect,
+/// never writing it twice.
+/// </summary>
+public sealed class WriteAskedAgainTests
+{
+    private static readonly TorusShape s_shape = new(3, 3, 3);
+    private static readonly Key s_key = Key.FromString("asked-again");
+    private static readonly Coordinate[] s_servers = KeySpace.For(s_shape).GetServersForKey(s_key, 3);
+    private static readonly Coordinate s_client = FailoverTests.ClientOutside(s_servers);
+
+    [Fact]
+    public async Task CompareAndSwapWhosePrimaryDiesBeforeItsAnswerArrivesIsAnsweredWrittenByTheNextPrimaryAndSwappedOnce()
+    {
+        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 31 });
+        var one = await store.Run(store[s_client].PutAsync(s_key, Bytes("one")));
+        var primary = store[s_servers[0]];
+        var acknowledged = primary.Statistics.WritesAcknowledged;
+
+        // The primary acknowledges the swap (every replica kept it) and dies with the answer still on its link.
+        var swap = store[s_client].PutAsync(s_key, Bytes("two"), WriteCondition.IfVersion(one.Version));
+        Assert.True(store.Cube.RunUntil(() => primary.Statistics.WritesAcknowledged > acknowledged, TimeSpan.FromSeconds(5)));
+        var swappedAt = store.DiskOf(s_servers[0]).Read(s_key)!.Version;
+        store.Cube.Kill(s_servers[0]);
+
+        var swapped = await store.Run(swap);
+
+        Assert.Equal(WriteStatus.Written, swapped.Status);
+        Assert.Equal(swappedAt, swapped.Version);
+        Assert.Equal(1, store[s_servers[1]].Statistics.WritesAnsweredAgain);
+        Assert.Equal(swappedAt, store.DiskOf(s_servers[1]).Read(s_key)!.Version);
+        var got = await store.Run(store[s_client].GetAsync(s_key));
+        Assert.Equal("two", Text(got!.Value));
+        Assert.Equal(swappedAt, got.Version);
+    }
+
+    [Fact]
+    public async Task WriteAskedAgainIsWrittenWhenItNeverReachedThePrimaryThatDied()
+    {
+        // The primary is dead before the front-end hears: the write cannot have taken effect, and is written at the next primary.
+        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 32 });
+        var one = await store.Run(store[s_client].PutAsync(s_key, Bytes("one")));
+        store.Cube.Kill(s_servers[0]);
+
+        var two = await store.Run(store[s_client].PutAsync(s_key, Bytes("two"), WriteCondition.IfVersion(one.Version)));
+
+        Assert.Equal(WriteStatus.Written, two.Status);
+        Assert.True(two.Version > one.Version);
+        Assert.Equal(0, store[s_servers[1]].Statistics.WritesAnsweredAgain);
+        Assert.Equal(two.Version, store.DiskOf(s_servers[1]).Read(s_key)!.Version);
+    }
+}
