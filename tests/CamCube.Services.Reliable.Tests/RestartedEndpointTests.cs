@@ -34,4 +34,30 @@ public sealed class RestartedEndpointTests
         Assert.Equal(2, cube.InboxOf(s_responder).Requests.Count);
         Assert.NotEqual(cube.InboxOf(s_responder).Requests[0].FlowId >> 32, cube.InboxOf(s_responder).Requests[1].FlowId >> 32);
     }
+
+    [Fact]
+    public void RequestTakenByAResponderThatRestartsBeforeAnsweringFailsAsOutcomeUnknownAndIsNotTakenByItsNextLife()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 4 });
+        var warm = ExchangeOutcome.Ask(cube.EndpointOf(s_asker), s_responder, [1]);
+        Assert.True(cube.Cube.RunUntil(() => warm.Ended, TimeSpan.FromSeconds(1)));
+        cube.InboxOf(s_responder).Deferring = true;
+        var taken = ExchangeOutcome.Ask(cube.EndpointOf(s_asker), s_responder, [2, 3]);
+        Assert.True(cube.Cube.RunUntil(() => cube.InboxOf(s_responder).Requests.Count == 2, TimeSpan.FromSeconds(1)));
+
+        // The responder dies and comes back at once: its next life has forgotten the request.
+        cube.Cube.Kill(s_responder);
+        cube.Cube.Restart(s_responder);
+        Assert.True(cube.Cube.RunUntil(() => taken.Ended, TimeSpan.FromSeconds(15)));
+        cube.Cube.RunFor(TimeSpan.FromSeconds(1));
+
+        Assert.Equal(ReliableFailure.OutcomeUnknown, taken.Error?.Reason);
+        Assert.Empty(cube.InboxOf(s_responder).Requests);
+
+        // The asker learned the new life: its next request is taken.
+        var next = ExchangeOutcome.Ask(cube.EndpointOf(s_asker), s_responder, [4, 5]);
+        Assert.True(cube.Cube.RunUntil(() => next.Ended, TimeSpan.FromSeconds(1)));
+        Assert.Null(next.Error);
+        Assert.Equal(new byte[] { 5, 4 }, next.Reply);
+    }
 }

@@ -22,6 +22,9 @@ internal sealed class OpenExchange(int requestBytesMax)
 
     public KeyCoordinate? Key { get; set; }
 
+    /// <summary>Gets or sets the life of <see cref="Peer"/> this endpoint knew when it first asked it (0: none heard yet); every copy carries it, so a later life refuses the request its earlier life may have taken.</summary>
+    public uint PeerLife { get; set; }
+
     /// <summary>Gets or sets how many times the request was sent to <see cref="Peer"/> (1 after the first; 0 while a move waits for the view to name another root).</summary>
     public uint Attempts { get; set; }
 

@@ -83,7 +83,7 @@ public sealed partial class ReliableEndpoint
             DuplicateRequests++;
             if (entry.Refused)
             {
-                SendControl(source, ReliablePacketKind.NotRoot, id, 0, _node.GetRoot(key!.Value));
+                SendControl(source, ReliablePacketKind.NotRoot, id, Life, _node.GetRoot(key!.Value));
                 return;
             }
 
@@ -98,6 +98,14 @@ public sealed partial class ReliableEndpoint
             return;
         }
 
+        if (ReliableWire.Sequence(payload) is var knownLife && knownLife != 0 && knownLife != Life)
+        {
+            // The requester asked an earlier life of this endpoint, which may have taken the request and is forgotten.
+            DuplicateRequests++;
+            SendControl(source, ReliablePacketKind.Reset, id, Life, default);
+            return;
+        }
+
         table.MakeRoom(_options.AnsweredExchangesPerPeerMax, _freeAnswers);
         entry = _freeAnswers.Count > 0 ? _freeAnswers.Pop() : new AnsweredExchange();
         table.Entries.Add(id, entry);
@@ -106,7 +114,7 @@ public sealed partial class ReliableEndpoint
             // Not the key's root: refused, and refused again for every copy, so that the asker may take it to the root.
             entry.Refuse();
             RefusedRequests++;
-            SendControl(source, ReliablePacketKind.NotRoot, id, 0, root);
+            SendControl(source, ReliablePacketKind.NotRoot, id, Life, root);
             return;
         }
 
@@ -142,7 +150,7 @@ public sealed partial class ReliableEndpoint
     {
         var packet = _node.CreatePacket();
         var payload = packet.PayloadArea;
-        ReliableWire.WritePrefix(payload, _tag, kind, 0, exchangeId, 0);
+        ReliableWire.WritePrefix(payload, _tag, kind, 0, exchangeId, Life);
         body.CopyTo(payload[ReliableWire.ReplyHeaderBytes..]);
         packet.PayloadLength = ReliableWire.ReplyHeaderBytes + body.Length;
         _node.RouteToServer(packet, requester);

@@ -17,6 +17,7 @@ public sealed partial class ReliableEndpoint
     private readonly Dictionary<Coordinate, RtoEstimator> _peerRto = [];
     private readonly List<OpenExchange> _endedExchanges = [];
     private readonly Dictionary<ulong, ulong> _movedExchanges = [];
+    private readonly Dictionary<Coordinate, uint> _peerLives = [];
 
     /// <summary>Gets how many times a request to a key moved to another root: the server asked refused it, not being the root.</summary>
     public long MovedExchanges { get; private set; }
@@ -95,6 +96,7 @@ public sealed partial class ReliableEndpoint
         exchange.OriginalId = exchange.Id;
         exchange.Key = key;
         exchange.Peer = key is { } k ? _node.GetRoot(k) : server;
+        exchange.PeerLife = _peerLives.GetValueOrDefault(exchange.Peer);
         request.CopyTo(exchange.Request);
         exchange.Length = request.Length;
         exchange.Completion = completion;
@@ -122,7 +124,7 @@ public sealed partial class ReliableEndpoint
     {
         var packet = _node.CreatePacket();
         var payload = packet.PayloadArea;
-        ReliableWire.WritePrefix(payload, _tag, ReliablePacketKind.Request, exchange.Key is null ? (byte)0 : ReliableWire.KeyFlowFlag, exchange.Id, exchange.Attempts);
+        ReliableWire.WritePrefix(payload, _tag, ReliablePacketKind.Request, exchange.Key is null ? (byte)0 : ReliableWire.KeyFlowFlag, exchange.Id, exchange.PeerLife);
         ReliableWire.UInt64(payload, ReliableWire.OldestOpenOffset, OldestOpenExchange());
         (exchange.Key ?? default).Write(payload[ReliableWire.RequestKeyOffset..]);
         exchange.Request.AsSpan(0, exchange.Length).CopyTo(payload[ReliableWire.RequestHeaderBytes..]);
@@ -161,6 +163,7 @@ public sealed partial class ReliableEndpoint
     private void SendFirstCopy(OpenExchange exchange, long now)
     {
         exchange.Attempts = 1;
+        exchange.PeerLife = _peerLives.GetValueOrDefault(exchange.Peer);
         exchange.FirstSentAt = now;
         exchange.TimeoutTicks = RtoOf(exchange.Peer).TimeoutTicks;
         exchange.RetransmitAt = now + exchange.TimeoutTicks;
@@ -172,6 +175,7 @@ public sealed partial class ReliableEndpoint
     {
         var payload = packet.Payload;
         var id = ReliableWire.FlowId(payload);
+        NoteLife(packet.Source, payload);
         if (!_openExchanges.TryGetValue(id, out var exchange) || packet.Source != exchange.Peer)
         {
             return;
@@ -231,6 +235,38 @@ public sealed partial class ReliableEndpoint
 
         FailEnded(ReliableFailure.TimedOut, null);
         return next;
+    }
+
+    /// <summary>Notes the life an answer of <paramref name="peer"/> names: the next exchanges with it carry it.</summary>
+    private void NoteLife(Coordinate peer, ReadOnlySpan<byte> answer)
+    {
+        var life = ReliableWire.Sequence(answer);
+        if (life != 0)
+        {
+            _peerLives[peer] = life;
+        }
+    }
+
+    /// <summary>
+    /// The server asked answered that it is a later life than the one the request knew: it forgot
+    /// what its earlier life took, so the exchange fails as <see cref="ReliableFailure.OutcomeUnknown"/>
+    /// (the earlier life may have taken it) rather than be taken a second time.
+    /// </summary>
+    private bool OnExchangeReset(Coordinate source, ReadOnlySpan<byte> payload)
+    {
+        if (!_openExchanges.TryGetValue(ReliableWire.FlowId(payload), out var exchange))
+        {
+            return false;
+        }
+
+        if (exchange.Peer == source && exchange.Attempts > 0)
+        {
+            NoteLife(source, payload);
+            _endedExchanges.Add(exchange);
+            FailEnded(ReliableFailure.OutcomeUnknown, $"Server {source} restarted before it answered; its earlier life may have taken the request.");
+        }
+
+        return true;
     }
 
     /// <summary>Fails the exchanges waiting on <paramref name="server"/>, which is unreachable.</summary>

@@ -10,6 +10,8 @@ public sealed partial class ReliableEndpoint
     /// </summary>
     public void OnServerReachabilityChanged(Coordinate server, bool reachable)
     {
+        // Its next life is no surprise now: requests no longer carry the life last heard (only a restart unseen is refused).
+        _peerLives.Remove(server);
         if (_stopped || reachable)
         {
             return;
@@ -82,6 +84,7 @@ public sealed partial class ReliableEndpoint
             // The server asked refused the request for good, never handling it: it may go to the root.
             if (exchange.Peer == source && exchange.Attempts > 0 && exchange.Key is { } key)
             {
+                NoteLife(source, payload);
                 MoveExchange(exchange, RootNamedBy(source, payload, key), source);
             }
 
@@ -107,6 +110,11 @@ public sealed partial class ReliableEndpoint
 
     private void OnReset(Coordinate source, ReadOnlySpan<byte> payload)
     {
+        if (OnExchangeReset(source, payload))
+        {
+            return;
+        }
+
         if (!_flowsById.TryGetValue(ReliableWire.FlowId(payload), out var flow) || flow.Server != source || flow.MessageCount == 0)
         {
             return;

@@ -12,7 +12,7 @@ internal enum ReliablePacketKind : byte
     /// <summary>The receiver of a new flow or of a request to a key is not the key's root: the sender resumes (or asks again, under a new id) at the root it names.</summary>
     NotRoot = 3,
 
-    /// <summary>The receiver has no state for a flow that is past its start (it restarted or forgot the flow).</summary>
+    /// <summary>The receiver has no state for a flow that is past its start (it restarted or forgot the flow), or is a later life than the one a request was meant for (its earlier life may have taken it).</summary>
     Reset = 4,
 
     /// <summary>A one-packet request of an exchange, requester to responder: no flow, no acknowledgement of its own (the reply is the acknowledgement).</summary>
