@@ -9,6 +9,7 @@ internal sealed class ReliableCube
     public const ushort ServiceId = 0x0520;
 
     private readonly Dictionary<Coordinate, Inbox> _inboxes = [];
+    private readonly List<Inbox> _everyInbox = [];
 
     private ReliableCube(ReliableOptions? options) => Options = options;
 
@@ -32,6 +33,9 @@ internal sealed class ReliableCube
 
     public Inbox InboxOf(Coordinate server) => _inboxes[server];
 
+    /// <summary>Gets the inbox of every life of every server, the earlier lives' included.</summary>
+    public IReadOnlyList<Inbox> EveryInbox => _everyInbox;
+
     public ReliableEndpoint EndpointOf(Coordinate server) => Cube[server].GetService<ReliableService>()!.Endpoint;
 
     /// <summary>Gets the packets of the reliable service delivered at every live node: each packet counted once, at its destination.</summary>
@@ -54,6 +58,7 @@ internal sealed class ReliableCube
     {
         var inbox = new Inbox(node.Self);
         _inboxes[node.Self] = inbox;
+        _everyInbox.Add(inbox);
         ReliableService? service = null;
         service = new ReliableService(ServiceId, "reliable", inbox.Record, (in ExchangeRequest request) => inbox.Answer(service!.Endpoint, request), Options);
         node.Register(service);

@@ -98,7 +98,7 @@ public sealed partial class ReliableEndpoint
             return;
         }
 
-        if (ReliableWire.Sequence(payload) is var knownLife && knownLife != 0 && knownLife != Life)
+        if (MayHaveBeenTakenByAnEarlierLife(payload))
         {
             // The requester asked an earlier life of this endpoint, which may have taken the request and is forgotten.
             DuplicateRequests++;
@@ -129,6 +129,19 @@ public sealed partial class ReliableEndpoint
         {
             Log.HandlerFault(_node.Logger, e, source, id);
         }
+    }
+
+    /// <summary>
+    /// Whether an earlier life of this endpoint may have taken the request: the requester names
+    /// another life, or, knowing none (it never heard from this server), the request's first copy
+    /// left before this life began.
+    /// </summary>
+    private bool MayHaveBeenTakenByAnEarlierLife(ReadOnlySpan<byte> request)
+    {
+        var sequence = ReliableWire.Sequence(request);
+        return (request[ReliableWire.FlagsOffset] & ReliableWire.AgeFlag) != 0
+            ? sequence > AgeMicroseconds(_startedAt)
+            : sequence != Life;
     }
 
     private PeerAnswers AnswersOf(Coordinate source, ulong id, long now)

@@ -124,13 +124,18 @@ public sealed partial class ReliableEndpoint
     {
         var packet = _node.CreatePacket();
         var payload = packet.PayloadArea;
-        ReliableWire.WritePrefix(payload, _tag, ReliablePacketKind.Request, exchange.Key is null ? (byte)0 : ReliableWire.KeyFlowFlag, exchange.Id, exchange.PeerLife);
+        var flags = (byte)((exchange.Key is null ? 0 : ReliableWire.KeyFlowFlag) | (exchange.PeerLife == 0 ? ReliableWire.AgeFlag : 0));
+        ReliableWire.WritePrefix(payload, _tag, ReliablePacketKind.Request, flags, exchange.Id, exchange.PeerLife != 0 ? exchange.PeerLife : AgeMicroseconds(exchange.FirstSentAt));
         ReliableWire.UInt64(payload, ReliableWire.OldestOpenOffset, OldestOpenExchange());
         (exchange.Key ?? default).Write(payload[ReliableWire.RequestKeyOffset..]);
         exchange.Request.AsSpan(0, exchange.Length).CopyTo(payload[ReliableWire.RequestHeaderBytes..]);
         packet.PayloadLength = ReliableWire.RequestHeaderBytes + exchange.Length;
         return _node.RouteToServer(packet, exchange.Peer);
     }
+
+    /// <summary>The microseconds since <paramref name="since"/>, a timestamp of the node's clock, at most <see cref="uint.MaxValue"/>.</summary>
+    private uint AgeMicroseconds(long since) =>
+        (uint)Math.Min(uint.MaxValue, _node.TimeProvider.GetElapsedTime(since).Ticks / TimeSpan.TicksPerMicrosecond);
 
     /// <summary>
     /// Asks <paramref name="root"/> instead, under a new id: the server asked (<paramref name="left"/>)

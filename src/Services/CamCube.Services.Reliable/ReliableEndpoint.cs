@@ -43,6 +43,7 @@ public sealed partial class ReliableEndpoint
     private readonly Stack<ReceiveFlow> _freeReceiveFlows = new();
     private readonly Stack<OutgoingMessage> _freeMessages = new();
     private readonly ulong _incarnation;
+    private readonly long _startedAt;
     private uint _lastFlowNumber;
     private int _queuedMessages;
     private int _nextFlowToPoll;
@@ -93,6 +94,7 @@ public sealed partial class ReliableEndpoint
         _progressTimeoutTicks = Ticks(_options.ProgressTimeout);
         _receiveIdleTicks = Ticks(_options.ReceiveFlowIdleTimeout);
         _incarnation = (ulong)NewIncarnation(node.Random.Next(), node.TimeProvider.GetUtcNow().UtcTicks) << 32;
+        _startedAt = node.TimeProvider.GetTimestamp();
         _timer = node.CreateTimer(OnTimer, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
     }
 

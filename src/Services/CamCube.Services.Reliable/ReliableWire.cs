@@ -27,6 +27,13 @@ internal static class ReliableWire
     /// <summary>Flag bit: the flow is addressed to a key (its key coordinate is in the data header).</summary>
     public const byte KeyFlowFlag = 1;
 
+    /// <summary>
+    /// Flag bit of a request: the requester knows no life of the server, and the sequence field holds
+    /// the microseconds since the request's first copy left instead (a request older than the
+    /// server's life may have been taken by an earlier life).
+    /// </summary>
+    public const byte AgeFlag = 2;
+
     public const int KindOffset = 1;
     public const int FlagsOffset = 2;
     public const int FlowIdOffset = 4;
