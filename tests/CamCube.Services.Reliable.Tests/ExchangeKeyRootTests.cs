@@ -69,6 +69,30 @@ public sealed class ExchangeKeyRootTests
     }
 
     [Fact]
+    public void CancelByTheIdTheCallerGotStopsAnExchangeThatMovedToAnotherRoot()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 22 });
+        cube.Cube.Kill(s_home);
+        Assert.True(cube.Cube.RunUntil(cube.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        var oldRoot = cube.Cube.TrueRoot(s_key);
+        cube.Cube.Restart(s_home);
+        Assert.True(cube.Cube.RunUntil(() => RootSeenBy(cube, oldRoot) == s_home && RootSeenBy(cube, s_asker) == oldRoot, TimeSpan.FromSeconds(5)));
+        cube.InboxOf(s_home).Deferring = true;
+        var asker = cube.EndpointOf(s_asker);
+        var outcome = new ExchangeOutcome();
+        Assert.Null(asker.Request(s_key, [7], ExchangeOutcome.Completion, outcome, out var id));
+        Assert.True(cube.Cube.RunUntil(() => cube.InboxOf(s_home).Requests.Count == 1, TimeSpan.FromSeconds(3)));
+        Assert.Equal(1, asker.MovedExchanges);
+
+        Assert.True(asker.Cancel(id));
+        Assert.False(asker.Cancel(id));
+        cube.Cube.RunFor(TimeSpan.FromSeconds(15));
+
+        Assert.False(outcome.Ended);
+        Assert.Equal(0, asker.OpenExchangeCount);
+    }
+
+    [Fact]
     public void ExchangeFailsWithOutcomeUnknownAndReachesNoOtherRootWhenItsRootDiesWhileHandlingIt()
     {
         var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 23 });
