@@ -46,14 +46,7 @@ public sealed class ExchangeKeyRootTests
     [Fact]
     public void ExchangeMovesToTheRootTheServerItWentToNamesWhenThatServerNoLongerIsTheRoot()
     {
-        // The home server is back: its neighbour, the key's root while it was down, knows already;
-        // the asker, three hops away, not yet. The asker's request goes to the old root, which refuses it.
-        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 22 });
-        cube.Cube.Kill(s_home);
-        Assert.True(cube.Cube.RunUntil(cube.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
-        var oldRoot = cube.Cube.TrueRoot(s_key);
-        cube.Cube.Restart(s_home);
-        Assert.True(cube.Cube.RunUntil(() => RootSeenBy(cube, oldRoot) == s_home && RootSeenBy(cube, s_asker) == oldRoot, TimeSpan.FromSeconds(5)));
+        var (cube, oldRoot) = StartWithTheHomeBackUnknownToTheAsker();
 
         var outcome = AskKey(cube, [4, 5]);
         Assert.True(cube.Cube.RunUntil(() => outcome.Ended, TimeSpan.FromSeconds(3)));
@@ -71,12 +64,7 @@ public sealed class ExchangeKeyRootTests
     [Fact]
     public void CancelByTheIdTheCallerGotStopsAnExchangeThatMovedToAnotherRoot()
     {
-        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 22 });
-        cube.Cube.Kill(s_home);
-        Assert.True(cube.Cube.RunUntil(cube.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
-        var oldRoot = cube.Cube.TrueRoot(s_key);
-        cube.Cube.Restart(s_home);
-        Assert.True(cube.Cube.RunUntil(() => RootSeenBy(cube, oldRoot) == s_home && RootSeenBy(cube, s_asker) == oldRoot, TimeSpan.FromSeconds(5)));
+        var (cube, _) = StartWithTheHomeBackUnknownToTheAsker();
         cube.InboxOf(s_home).Deferring = true;
         var asker = cube.EndpointOf(s_asker);
         var outcome = new ExchangeOutcome();
@@ -106,6 +94,21 @@ public sealed class ExchangeKeyRootTests
 
         Assert.Equal(ReliableFailure.OutcomeUnknown, outcome.Error?.Reason);
         Assert.Equal(0, cube.Cube.LiveNodes.Sum(n => cube.InboxOf(n.Self).Requests.Count));
+    }
+
+    /// <summary>
+    /// A cube whose key's home server is back: its neighbour, the key's root while it was down, knows
+    /// already; the asker, three hops away, not yet, so its request goes to the old root, which refuses it.
+    /// </summary>
+    private static (ReliableCube Cube, Coordinate OldRoot) StartWithTheHomeBackUnknownToTheAsker()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 22 });
+        cube.Cube.Kill(s_home);
+        Assert.True(cube.Cube.RunUntil(cube.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        var oldRoot = cube.Cube.TrueRoot(s_key);
+        cube.Cube.Restart(s_home);
+        Assert.True(cube.Cube.RunUntil(() => RootSeenBy(cube, oldRoot) == s_home && RootSeenBy(cube, s_asker) == oldRoot, TimeSpan.FromSeconds(5)));
+        return (cube, oldRoot);
     }
 
     private static Coordinate RootSeenBy(ReliableCube cube, Coordinate server)
