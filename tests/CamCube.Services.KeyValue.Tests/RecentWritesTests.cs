@@ -53,4 +53,39 @@ public sealed class RecentWritesTests
         Assert.True(writes.TryGet(1, s_key, out var version));
         Assert.Equal(11, version);
     }
+
+    [Fact]
+    public void NewestWritesOfAKeyAreListedOldestFirstUpToThePerKeyLimit()
+    {
+        var writes = new RecentWrites(100);
+        var other = Key.FromString("other");
+        for (ulong id = 1; id <= RecentWrites.PerKeyMax + 2; id++)
+        {
+            writes.Note(id, s_key, (long)id * 10);
+            writes.Note(1000 + id, other, 1);
+        }
+
+        var ids = new List<ulong>();
+        var versions = new List<long>();
+        writes.CopyNewest(s_key, ids, versions);
+
+        Assert.Equal(Enumerable.Range(3, RecentWrites.PerKeyMax).Select(i => (ulong)i), ids);
+        Assert.Equal(ids.Select(id => (long)id * 10), versions);
+    }
+
+    [Fact]
+    public void WritesForgottenByTheTableAreNotListedForTheirKey()
+    {
+        var writes = new RecentWrites(2);
+        writes.Note(1, s_key, 10);
+        writes.Note(2, s_key, 20);
+        writes.Note(3, Key.FromString("other"), 30);
+
+        var ids = new List<ulong>();
+        var versions = new List<long>();
+        writes.CopyNewest(s_key, ids, versions);
+
+        Assert.Equal([2UL], ids);
+        Assert.Equal([20L], versions);
+    }
 }

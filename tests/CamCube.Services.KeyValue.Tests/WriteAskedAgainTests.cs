@@ -1,3 +1,4 @@
+using CamCube.Services.KeyValue.Messages;
 using CamCube.Testing;
 using static CamCube.Services.KeyValue.Tests.KeyValueServiceTests;
 
@@ -55,4 +56,33 @@ public sealed class WriteAskedAgainTests
         Assert.Equal(0, store[s_servers[1]].Statistics.WritesAnsweredAgain);
         Assert.Equal(two.Version, store.DiskOf(s_servers[1]).Read(s_key)!.Version);
     }
+
+    [Fact]
+    public async Task WriteAskedAgainOfAPrimaryThatRestartedIsAnsweredFromWhatItsReplicasNoted()
+    {
+        // The primary acknowledged the write, later writes replaced it, and the primary restarted
+        // (its memory of write ids gone, its disk holding a later write's id): the replicas' promises
+        // tell it, when it takes the key back, that the write took effect.
+        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 33 });
+        const ulong WriteId = 0x5EED_0000_0000_0021;
+        var two = await store.Run(store[s_client].CallOnLoopAsync(Put("two", WriteId)));
+        Assert.Equal(WriteStatus.Written, two.WriteStatus);
+        var three = await store.Run(store[s_client].PutAsync(s_key, Bytes("three")));
+        store.Cube.Kill(s_servers[0]);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        store.Cube.Restart(s_servers[0]);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+
+        var again = await store.Run(store[s_client].CallOnLoopAsync(Put("two", WriteId)));
+
+        Assert.Equal(WriteStatus.Written, again.WriteStatus);
+        Assert.Equal(two.Version, again.Version);
+        Assert.Equal(1, store[s_servers[0]].Statistics.WritesAnsweredAgain);
+        var got = await store.Run(store[s_client].GetAsync(s_key));
+        Assert.Equal("three", Text(got!.Value));
+        Assert.Equal(three.Version, got.Version);
+    }
+
+    private static ClientRequest Put(string value, ulong writeId) =>
+        new() { Key = KeyValueService.KeyBytes(s_key), Operation = KeyValueOperation.Put, Value = Bytes(value), WriteId = writeId };
 }

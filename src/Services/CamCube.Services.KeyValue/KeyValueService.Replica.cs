@@ -57,6 +57,8 @@ public sealed partial class KeyValueService
             promise.WriteId = held.WriteId;
         }
 
+        _recentWrites.CopyNewest(key, promise.RecentWriteIds, promise.RecentWriteVersions);
+
         return promise;
     }
 

@@ -40,4 +40,12 @@ public sealed class Promise
     /// <summary>Gets or sets the id of the write of the value sent (<see cref="ClientRequest.WriteId"/>), 0 if none.</summary>
     [ProtoMember(8, DataFormat = DataFormat.FixedSize)]
     public ulong WriteId { get; set; }
+
+    /// <summary>Gets the ids of the key's newest writes this replica knows took effect (<see cref="ClientRequest.WriteId"/>), oldest first: a primary that restarted learns them again.</summary>
+    [ProtoMember(9, DataFormat = DataFormat.FixedSize, IsPacked = true)]
+    public List<ulong> RecentWriteIds { get; } = [];
+
+    /// <summary>Gets the version of each of <see cref="RecentWriteIds"/>.</summary>
+    [ProtoMember(10, IsPacked = true)]
+    public List<long> RecentWriteVersions { get; } = [];
 }
