@@ -83,6 +83,31 @@ public sealed class WriteAskedAgainTests
         Assert.Equal(three.Version, got.Version);
     }
 
+    [Fact]
+    public async Task WriteWhosePrimaryDiedAndThatFindsNoOtherInTimeFailsAsMayOrMayNotHaveTakenEffect()
+    {
+        // The primary dies with the write done and its answer on the link, and the front-end is cut
+        // off from every other server until the request's time is up: it cannot know the outcome.
+        var options = KeyValueServiceOptions.Default with { RequestTimeout = TimeSpan.FromMilliseconds(600) };
+        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 34 }, options);
+        await store.Run(store[s_client].PutAsync(s_key, Bytes("one")));
+        var primary = store[s_servers[0]];
+        var acknowledged = primary.Statistics.WritesAcknowledged;
+        var put = store[s_client].PutAsync(s_key, Bytes("two"));
+        Assert.True(store.Cube.RunUntil(() => primary.Statistics.WritesAcknowledged > acknowledged, TimeSpan.FromSeconds(5)));
+        store.Cube.Kill(s_servers[0]);
+        var network = ((SimulatedCube)store.Cube).Network;
+        for (var d = 0; d < LinkDirections.Count; d++)
+        {
+            _ = network.CutLink(s_client, (LinkDirection)d);
+        }
+
+        var error = await Assert.ThrowsAsync<KeyValueStoreException>(() => store.Run(put));
+
+        Assert.Equal(KeyValueFailure.TimedOut, error.Reason);
+        Assert.Contains("may or may not have taken effect", error.Message, StringComparison.Ordinal);
+    }
+
     private static ClientRequest Put(string value, ulong writeId) =>
         new() { Key = KeyValueService.KeyBytes(s_key), Operation = KeyValueOperation.Put, Value = Bytes(value), WriteId = writeId };
 }

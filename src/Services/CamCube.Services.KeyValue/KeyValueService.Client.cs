@@ -78,13 +78,16 @@ public sealed partial class KeyValueService
         var start = startedAt ?? clock.GetTimestamp();
         var isRead = request.Operation == KeyValueOperation.Get;
         var timedOut = false;
+        var mayHaveTakenEffect = false;
         var lastAnswer = "no answer yet";
         while (true)
         {
             var remaining = _options.RequestTimeout - clock.GetElapsedTime(start);
             if (remaining <= TimeSpan.Zero)
             {
-                throw timedOut
+                throw mayHaveTakenEffect
+                    ? new KeyValueStoreException(KeyValueFailure.TimedOut, $"The {request.Operation} of {key} reached a primary that became unreachable before it answered, and no primary answered it again within {_options.RequestTimeout.TotalMilliseconds:0} ms ({lastAnswer}): it may or may not have taken effect.")
+                    : timedOut
                     ? new KeyValueStoreException(KeyValueFailure.TimedOut, $"No answer to the {request.Operation} of {key} within {_options.RequestTimeout.TotalMilliseconds:0} ms ({lastAnswer}).")
                     : new KeyValueStoreException(KeyValueFailure.Unavailable, $"The primary of {key} could not serve the {request.Operation} within {_options.RequestTimeout.TotalMilliseconds:0} ms ({lastAnswer}).");
             }
@@ -99,6 +102,7 @@ public sealed partial class KeyValueService
             {
                 // The request never reached a primary, or it is a read: asking again is safe.
                 timedOut = ex.Reason == RequestFailure.TimedOut;
+                mayHaveTakenEffect |= ex.Reason == RequestFailure.OutcomeUnknown && request.Operation != KeyValueOperation.Get;
                 lastAnswer = ex.Message;
                 if (!timedOut)
                 {
