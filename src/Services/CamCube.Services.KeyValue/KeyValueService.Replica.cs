@@ -16,10 +16,10 @@ public sealed partial class KeyValueService
 {
     private Committer? _committer;
 
-    /// <summary>The highest ballot this server promised per key; loaded from the storage when the service starts.</summary>
     /// <summary>How many writes' ids a server remembers (<see cref="RecentWrites"/>): far more than are written in a front-end's request timeout.</summary>
     private const int RecentWritesMax = 65_536;
 
+    /// <summary>The highest ballot this server promised per key; loaded from the storage when the service starts.</summary>
     private readonly Dictionary<Key, long> _promised = [];
     private readonly RecentWrites _recentWrites = new(RecentWritesMax);
 

@@ -96,19 +96,14 @@ public sealed partial class ReliableEndpoint
         exchange.OriginalId = exchange.Id;
         exchange.Key = key;
         exchange.Peer = key is { } k ? _node.GetRoot(k) : server;
-        exchange.PeerLife = _peerLives.GetValueOrDefault(exchange.Peer);
         request.CopyTo(exchange.Request);
         exchange.Length = request.Length;
         exchange.Completion = completion;
         exchange.State = state;
-        exchange.Attempts = 1;
-        exchange.FirstSentAt = now;
         exchange.LastProgress = now;
-        exchange.TimeoutTicks = RtoOf(exchange.Peer).TimeoutTicks;
-        exchange.RetransmitAt = now + exchange.TimeoutTicks;
         _openExchanges.Add(exchange.Id, exchange);
         NoteOrder(exchange.Id);
-        if (SendRequestPacket(exchange) is RouteStatus.DroppedUnreachable or RouteStatus.DroppedInvalid)
+        if (SendFirstCopy(exchange, now) is RouteStatus.DroppedUnreachable or RouteStatus.DroppedInvalid)
         {
             _openExchanges.Remove(exchange.Id);
             Recycle(exchange);
@@ -165,14 +160,14 @@ public sealed partial class ReliableEndpoint
     }
 
     /// <summary>Sends the request to <see cref="OpenExchange.Peer"/> for the first time: its round trip is a sample of that server's.</summary>
-    private void SendFirstCopy(OpenExchange exchange, long now)
+    private RouteStatus SendFirstCopy(OpenExchange exchange, long now)
     {
         exchange.Attempts = 1;
         exchange.PeerLife = _peerLives.GetValueOrDefault(exchange.Peer);
         exchange.FirstSentAt = now;
         exchange.TimeoutTicks = RtoOf(exchange.Peer).TimeoutTicks;
         exchange.RetransmitAt = now + exchange.TimeoutTicks;
-        SendRequestPacket(exchange);
+        return SendRequestPacket(exchange);
     }
 
     /// <summary>A reply or busy notice came: a reply ends its exchange (a late copy finds nothing); a busy notice is progress.</summary>

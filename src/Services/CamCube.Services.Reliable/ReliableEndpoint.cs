@@ -274,10 +274,10 @@ public sealed partial class ReliableEndpoint
 
     private ulong NextFlowId() => _incarnation | ++_lastFlowNumber;
 
-    /// <summary>This life's incarnation, the high half of every flow and exchange id: new to the peers that remember an earlier life of this node (<see cref="NodeLife"/>).</summary>
     /// <summary>Gets this life of the endpoint, as its exchanges' answers tell it (the upper half of its ids).</summary>
     private uint Life => (uint)(_incarnation >> 32);
 
+    /// <summary>This life's incarnation, the high half of every flow and exchange id: new to the peers that remember an earlier life of this node (<see cref="NodeLife"/>).</summary>
     private static uint NewIncarnation(int random, long startTicks)
     {
         var mixed = NodeLife.Mix((ulong)(uint)random << 32, startTicks);
