@@ -10,7 +10,7 @@ public sealed class RecentWritesTests
     public void WriteIsFoundByItsIdForItsKeyOnly()
     {
         var writes = new RecentWrites(4);
-        writes.Note(7, s_key, 100);
+        writes.Note(7, s_key, 100, notedAt: 1);
 
         Assert.True(writes.TryGet(7, s_key, out var version));
         Assert.Equal(100, version);
@@ -22,7 +22,7 @@ public sealed class RecentWritesTests
     public void WriteWithoutAnIdIsNeitherNotedNorFound()
     {
         var writes = new RecentWrites(4);
-        writes.Note(0, s_key, 100);
+        writes.Note(0, s_key, 100, notedAt: 1);
 
         Assert.False(writes.TryGet(0, s_key, out _));
     }
@@ -33,7 +33,7 @@ public sealed class RecentWritesTests
         var writes = new RecentWrites(3);
         for (ulong id = 1; id <= 4; id++)
         {
-            writes.Note(id, s_key, (long)id * 10);
+            writes.Note(id, s_key, (long)id * 10, notedAt: (long)id);
         }
 
         Assert.False(writes.TryGet(1, s_key, out _));
@@ -46,44 +46,74 @@ public sealed class RecentWritesTests
     public void WriteNotedAgainKeepsItsPlaceAndTakesTheNewVersion()
     {
         var writes = new RecentWrites(2);
-        writes.Note(1, s_key, 10);
-        writes.Note(1, s_key, 11);
-        writes.Note(2, s_key, 20);
+        writes.Note(1, s_key, 10, notedAt: 1);
+        writes.Note(1, s_key, 11, notedAt: 2);
+        writes.Note(2, s_key, 20, notedAt: 3);
 
         Assert.True(writes.TryGet(1, s_key, out var version));
         Assert.Equal(11, version);
     }
 
     [Fact]
-    public void NewestWritesOfAKeyAreListedOldestFirstUpToThePerKeyLimit()
+    public void EveryWriteOfAKeyNotedSinceATimeIsListedOldestFirstHoweverManyLaterWritesThereWere()
     {
-        var writes = new RecentWrites(100);
+        // Seed 182 of the register workload: a write asked again after many later writes of its key,
+        // of a primary that restarted. Listing only a key's newest few let the primary write it twice.
+        var writes = new RecentWrites(1_000);
         var other = Key.FromString("other");
-        for (ulong id = 1; id <= RecentWrites.PerKeyMax + 2; id++)
+        for (ulong id = 1; id <= 100; id++)
         {
-            writes.Note(id, s_key, (long)id * 10);
-            writes.Note(1000 + id, other, 1);
+            writes.Note(id, s_key, (long)id * 10, notedAt: (long)id);
+            writes.Note(1_000 + id, other, 1, notedAt: (long)id);
         }
 
         var ids = new List<ulong>();
         var versions = new List<long>();
-        writes.CopyNewest(s_key, ids, versions);
+        writes.CopyNotedSince(s_key, since: 5, max: 1_000, ids, versions);
 
-        Assert.Equal(Enumerable.Range(3, RecentWrites.PerKeyMax).Select(i => (ulong)i), ids);
+        Assert.Equal(Enumerable.Range(5, 96).Select(i => (ulong)i), ids);
         Assert.Equal(ids.Select(id => (long)id * 10), versions);
+    }
+
+    [Fact]
+    public void ListingStopsAtTheNewestMaxWrites()
+    {
+        var writes = new RecentWrites(100);
+        for (ulong id = 1; id <= 10; id++)
+        {
+            writes.Note(id, s_key, (long)id, notedAt: 0);
+        }
+
+        var ids = new List<ulong>();
+        writes.CopyNotedSince(s_key, since: 0, max: 3, ids, []);
+
+        Assert.Equal([8UL, 9UL, 10UL], ids);
+    }
+
+    [Fact]
+    public void WriteNotedAgainLaterIsListedFromItsLaterTime()
+    {
+        var writes = new RecentWrites(100);
+        writes.Note(1, s_key, 10, notedAt: 1);
+        writes.Note(1, s_key, 10, notedAt: 50);
+
+        var ids = new List<ulong>();
+        writes.CopyNotedSince(s_key, since: 40, max: 10, ids, []);
+
+        Assert.Equal([1UL], ids);
     }
 
     [Fact]
     public void WritesForgottenByTheTableAreNotListedForTheirKey()
     {
         var writes = new RecentWrites(2);
-        writes.Note(1, s_key, 10);
-        writes.Note(2, s_key, 20);
-        writes.Note(3, Key.FromString("other"), 30);
+        writes.Note(1, s_key, 10, notedAt: 1);
+        writes.Note(2, s_key, 20, notedAt: 2);
+        writes.Note(3, Key.FromString("other"), 30, notedAt: 3);
 
         var ids = new List<ulong>();
         var versions = new List<long>();
-        writes.CopyNewest(s_key, ids, versions);
+        writes.CopyNotedSince(s_key, since: 0, max: 10, ids, versions);
 
         Assert.Equal([2UL], ids);
         Assert.Equal([20L], versions);

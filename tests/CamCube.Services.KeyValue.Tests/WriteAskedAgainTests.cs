@@ -84,6 +84,36 @@ public sealed class WriteAskedAgainTests
     }
 
     [Fact]
+    public async Task WriteAskedAgainOfAPrimaryThatRestartedAfterManyLaterWritesOfItsKeyIsAnsweredWritten()
+    {
+        // Seed 182 of the register workload: the answer was lost, twenty later writes of the key
+        // followed, and the primary restarted. Promises that carried only a key's newest eight ids
+        // let the restarted primary run the swap again, and answer "not swapped".
+        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 34 });
+        const ulong WriteId = 0x5EED_0000_0000_0022;
+        var swap = new ClientRequest { Operation = KeyValueOperation.Put, Key = KeyValueService.KeyBytes(s_key), Value = Bytes("first"), Condition = WriteConditionKind.IfAbsent, WriteId = WriteId };
+        var first = await store.Run(store[s_client].CallOnLoopAsync(swap));
+        Assert.Equal(WriteStatus.Written, first.WriteStatus);
+        for (var i = 0; i < 20; i++)
+        {
+            await store.Run(store[s_client].PutAsync(s_key, Bytes($"later {i}")));
+        }
+
+        store.Cube.Kill(s_servers[0]);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        store.Cube.Restart(s_servers[0]);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+
+        var again = await store.Run(store[s_client].CallOnLoopAsync(new ClientRequest { Operation = KeyValueOperation.Put, Key = KeyValueService.KeyBytes(s_key), Value = Bytes("first"), Condition = WriteConditionKind.IfAbsent, WriteId = WriteId }));
+
+        Assert.Equal(WriteStatus.Written, again.WriteStatus);
+        Assert.Equal(first.Version, again.Version);
+        Assert.Equal(1, store[s_servers[0]].Statistics.WritesAnsweredAgain);
+        var got = await store.Run(store[s_client].GetAsync(s_key));
+        Assert.Equal("later 19", Text(got!.Value));
+    }
+
+    [Fact]
     public async Task WriteWhosePrimaryDiedAndThatFindsNoOtherInTimeFailsAsMayOrMayNotHaveTakenEffect()
     {
         // The primary dies with the write done and its answer on the link, and the front-end is cut

@@ -173,7 +173,7 @@ public sealed partial class KeyValueService
 
         TakeLease(lane, sentAt);
         lane.Hold(write);
-        _recentWrites.Note(write.WriteId, key, version);
+        _recentWrites.Note(write.WriteId, key, version, Now);
         Statistics.WritesAcknowledged++;
         if (isDelete)
         {
@@ -299,13 +299,13 @@ public sealed partial class KeyValueService
         {
             for (var i = 0; i < promise.RecentWriteIds.Count && i < promise.RecentWriteVersions.Count; i++)
             {
-                _recentWrites.Note(promise.RecentWriteIds[i], key, promise.RecentWriteVersions[i]);
+                _recentWrites.Note(promise.RecentWriteIds[i], key, promise.RecentWriteVersions[i], Now);
             }
 
             if (promise.HasValue)
             {
                 adopted.Add(KeepAsync(key, new StoredValue(promise.Version, promise.Deleted ? null : promise.Value, promise.WriteId)));
-                _recentWrites.Note(promise.WriteId, key, promise.Version);
+                _recentWrites.Note(promise.WriteId, key, promise.Version, Now);
             }
         }
 

@@ -1,3 +1,4 @@
+using CamCube.Messaging;
 using CamCube.Services.KeyValue.Messages;
 using CamCube.Services.KeyValue.Replication;
 using CamCube.Services.KeyValue.Storage;
@@ -18,6 +19,12 @@ public sealed partial class KeyValueService
 
     /// <summary>How many writes' ids a server remembers (<see cref="RecentWrites"/>): far more than are written in a front-end's request timeout.</summary>
     private const int RecentWritesMax = 65_536;
+
+    /// <summary>How many write ids a promise on the reliable transport carries at most: every write of its key noted within twice the request timeout, up to this many (about 56 KiB).</summary>
+    private const int PromiseWriteIdsMax = 4_096;
+
+    /// <summary>How many a promise carries with best-effort delivery, where it must fit one packet beside a value: the key's newest.</summary>
+    private const int BestEffortPromiseWriteIdsMax = 8;
 
     /// <summary>The highest ballot this server promised per key; loaded from the storage when the service starts.</summary>
     private readonly Dictionary<Key, long> _promised = [];
@@ -57,7 +64,11 @@ public sealed partial class KeyValueService
             promise.WriteId = held.WriteId;
         }
 
-        _recentWrites.CopyNewest(key, promise.RecentWriteIds, promise.RecentWriteVersions);
+        // Every write a front-end may still ask about: one asks again at most RequestTimeout after it
+        // first asked, which was before any server noted the write; twice that allows for the clocks' rates.
+        var window = (long)(2 * _options.RequestTimeout.TotalSeconds * Node.TimeProvider.TimestampFrequency);
+        var max = _options.Delivery == MessageDelivery.Reliable ? PromiseWriteIdsMax : BestEffortPromiseWriteIdsMax;
+        _recentWrites.CopyNotedSince(key, Now - window, max, promise.RecentWriteIds, promise.RecentWriteVersions);
 
         return promise;
     }
@@ -96,7 +107,7 @@ public sealed partial class KeyValueService
         await KeepAsync(key, write).ConfigureAwait(true);
 
         // A replica that keeps a write makes it take effect: were it the next primary, it would continue from it.
-        _recentWrites.Note(write.WriteId, key, write.Version);
+        _recentWrites.Note(write.WriteId, key, write.Version, Now);
         return new Accepted { Ok = true, Ballot = ballot };
     }
 

@@ -41,7 +41,11 @@ public sealed class Promise
     [ProtoMember(8, DataFormat = DataFormat.FixedSize)]
     public ulong WriteId { get; set; }
 
-    /// <summary>Gets the ids of the key's newest writes this replica knows took effect (<see cref="ClientRequest.WriteId"/>), oldest first: a primary that restarted learns them again.</summary>
+    /// <summary>
+    /// Gets the ids of the key's writes this replica knows took effect (<see cref="ClientRequest.WriteId"/>)
+    /// and noted within twice the request timeout (a front-end may still ask about them), oldest first:
+    /// a primary that restarted learns them again.
+    /// </summary>
     [ProtoMember(9, DataFormat = DataFormat.FixedSize, IsPacked = true)]
     public List<ulong> RecentWriteIds { get; } = [];
 

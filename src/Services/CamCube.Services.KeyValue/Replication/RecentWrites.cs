@@ -3,35 +3,37 @@ namespace CamCube.Services.KeyValue.Replication;
 /// <summary>
 /// The writes this server knows took effect, by the id their front-end drew
 /// (<see cref="Messages.ClientRequest.WriteId"/>): those it acknowledged as primary, kept as a replica,
-/// or adopted when it took a key over. A front-end that lost a write's answer asks again under the
-/// same id, and the primary answers from here rather than writing twice. The newest
-/// <see cref="Capacity"/> are kept in memory (the newest write of each key also keeps its id on
-/// disk), and the newest <see cref="PerKeyMax"/> of each key go with a replica's promise, so a
-/// primary that restarted and forgot them learns them again when it takes the key over.
+/// or adopted when it took a key over, each with when it was noted. A front-end that lost a write's
+/// answer asks again under the same id until its request's time is up, and the primary answers from
+/// here rather than writing twice. The newest <see cref="Capacity"/> are kept in memory (the newest
+/// write of each key also keeps its id on disk); a replica's promise carries those of its key noted
+/// within the time a front-end may still ask (<see cref="CopyNotedSince"/>), so a primary that
+/// restarted and forgot them learns them again when it takes the key over.
 /// </summary>
 internal sealed class RecentWrites(int capacity)
 {
-    /// <summary>How many of a key's newest writes a promise carries.</summary>
-    public const int PerKeyMax = 8;
-
-    private readonly Dictionary<ulong, (Key Key, long Version)> _byId = new(capacity);
+    private readonly Dictionary<ulong, Noted> _byId = new(capacity);
     private readonly Dictionary<Key, Queue<ulong>> _byKey = [];
     private readonly Queue<ulong> _order = new(capacity);
 
     /// <summary>Gets how many writes are kept at most.</summary>
     public int Capacity { get; } = capacity;
 
-    /// <summary>Notes that the write <paramref name="writeId"/> of <paramref name="key"/> took effect at <paramref name="version"/>; an id of 0 (none) is ignored.</summary>
-    public void Note(ulong writeId, Key key, long version)
+    /// <summary>
+    /// Notes that the write <paramref name="writeId"/> of <paramref name="key"/> took effect at
+    /// <paramref name="version"/>, as known at <paramref name="notedAt"/> (a timestamp of this node's
+    /// clock); an id of 0 (none) is ignored.
+    /// </summary>
+    public void Note(ulong writeId, Key key, long version, long notedAt)
     {
         if (writeId == 0)
         {
             return;
         }
 
-        if (_byId.ContainsKey(writeId))
+        if (_byId.TryGetValue(writeId, out var noted))
         {
-            _byId[writeId] = (key, version);
+            _byId[writeId] = new Noted(key, version, Math.Max(noted.At, notedAt));
             return;
         }
 
@@ -40,17 +42,12 @@ internal sealed class RecentWrites(int capacity)
             Forget(_order.Dequeue());
         }
 
-        _byId.Add(writeId, (key, version));
+        _byId.Add(writeId, new Noted(key, version, notedAt));
         _order.Enqueue(writeId);
         if (!_byKey.TryGetValue(key, out var ofKey))
         {
-            ofKey = new Queue<ulong>(PerKeyMax);
+            ofKey = new Queue<ulong>();
             _byKey.Add(key, ofKey);
-        }
-
-        if (ofKey.Count == PerKeyMax)
-        {
-            ofKey.Dequeue();
         }
 
         ofKey.Enqueue(writeId);
@@ -70,17 +67,27 @@ internal sealed class RecentWrites(int capacity)
         return false;
     }
 
-    /// <summary>Adds the ids and versions of the newest writes of <paramref name="key"/> known here (at most <see cref="PerKeyMax"/>), oldest first.</summary>
-    public void CopyNewest(Key key, List<ulong> ids, List<long> versions)
+    /// <summary>
+    /// Adds the ids and versions of the writes of <paramref name="key"/> noted here at or after
+    /// <paramref name="since"/>, the newest <paramref name="max"/> of them at most, oldest first.
+    /// </summary>
+    public void CopyNotedSince(Key key, long since, int max, List<ulong> ids, List<long> versions)
     {
         if (!_byKey.TryGetValue(key, out var ofKey))
         {
             return;
         }
 
+        var skip = Math.Max(0, ofKey.Count - max);
         foreach (var id in ofKey)
         {
-            if (_byId.TryGetValue(id, out var write))
+            if (skip > 0)
+            {
+                skip--;
+                continue;
+            }
+
+            if (_byId.TryGetValue(id, out var write) && write.At >= since)
             {
                 ids.Add(id);
                 versions.Add(write.Version);
@@ -106,4 +113,6 @@ internal sealed class RecentWrites(int capacity)
             _byKey.Remove(write.Key);
         }
     }
+
+    private readonly record struct Noted(Key Key, long Version, long At);
 }
