@@ -28,8 +28,9 @@ public sealed class LinearizabilityTests(ITestOutputHelper output)
     /// (so later ones overtake them), besides the kills and cut-offs. Fewer operations complete (750 to
     /// 3,500 in the 2 s), and front-end leases are seldom taken here (the workload's writes keep
     /// fencing them); two writes of a key through one server answered out of order are checked by
-    /// <see cref="FrontEndLeaseTests"/>. These seeds fail (5 of 12 tried) when the primary sends the
-    /// accepts of a write while holders are still dropping their leases (docs/decisions.md). Seed 182
+    /// <see cref="FrontEndLeaseTests"/>. 5 of 12 of these seeds failed when the primary first sent
+    /// a write's accepts while holders were still dropping their leases, because requests could then
+    /// run at two roots and write ids were forgotten (docs/decisions.md). Seed 182
     /// failed when a promise carried only its key's newest eight write ids: a compare-and-swap whose
     /// answer was lost was asked again, after many later writes, of its primary that had restarted.
     /// </summary>

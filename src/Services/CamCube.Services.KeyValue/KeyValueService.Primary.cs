@@ -133,8 +133,12 @@ public sealed partial class KeyValueService
             return new ClientReply { Status = ReplyStatus.Unavailable, Reason = $"The commit queue at {Node.Self} is full ({_options.CommitQueueWritesMax} writes)." };
         }
 
-        // No server may answer with the replaced value once the new one can be read anywhere.
-        await DropFrontEndLeasesAsync(key, lane, held?.Version ?? 0, request.LeaseDropped ? asker : null).ConfigureAwait(true);
+        // No server may answer with the replaced value once the new one can be read anywhere. The
+        // holders drop their leases while the accepts travel: until the write is answered only this
+        // server could answer with the new value, and it answers no read of the key while the write
+        // holds the lane; a primary that takes the key over meanwhile serves only once this one's
+        // lease, and with it every front-end lease it granted, ran out.
+        var leasesDropped = DropFrontEndLeasesAsync(key, lane, held?.Version ?? 0, request.LeaseDropped ? asker : null);
         var write = new StoredValue(version, isDelete ? null : request.Value, request.WriteId);
         var sentAt = Now;
 
@@ -143,6 +147,7 @@ public sealed partial class KeyValueService
         var ballot = lane.Ballot;
         var replicated = ReplicateAsync(key, lane, write, set, versionsHeld: null);
         var keptHere = KeepAsync(key, write);
+        await leasesDropped.ConfigureAwait(true);
         var round = await replicated.ConfigureAwait(true);
         var committedHere = await CommittedAsync(keptHere).ConfigureAwait(true);
         if (round == RoundResult.Refused && committedHere)
