@@ -10,7 +10,7 @@ public class CacheServiceTests
     private static byte[] B(string s) => Encoding.ASCII.GetBytes(s);
 
     private static InMemoryCube StartCube(TorusShape? shape = null, int k = 8) =>
-        InMemoryCube.Start(shape ?? s_shape, n => n.Register(new CacheService(new CacheOptions { SecondaryReplicaCount = k })));
+        InMemoryCube.Start(shape ?? s_shape, n => n.Register(new CacheService(new CacheOptions { SecondaryReplicaCount = k }))).PastStartLease();
 
     private static CacheService At(InMemoryCube cube, Coordinate c) => cube[c].GetService<CacheService>()!;
 

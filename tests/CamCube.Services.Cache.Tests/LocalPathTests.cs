@@ -22,7 +22,7 @@ public class LocalPathTests
 
     private static byte[] B(string s) => Encoding.ASCII.GetBytes(s);
 
-    private static InMemoryCube StartCube(TorusShape shape) => InMemoryCube.Start(shape, n => n.Register(new CacheService()));
+    private static InMemoryCube StartCube(TorusShape shape) => InMemoryCube.Start(shape, n => n.Register(new CacheService())).PastStartLease();
 
     private static CacheService At(InMemoryCube cube, Coordinate c) => cube[c].GetService<CacheService>()!;
 

@@ -14,7 +14,7 @@ public class MemcachedFrontEndConnectionLimitTests
     [InlineData(0)]
     public async Task ClientPastTheLimitIsToldAndClosedWhileEarlierOnesWorkOn(int receiveThreads)
     {
-        var cube = InMemoryCube.Start(new TorusShape(1, 1, 1), n => n.Register(new CacheService()));
+        var cube = InMemoryCube.Start(new TorusShape(1, 1, 1), n => n.Register(new CacheService())).PastStartLease();
         var options = new MemcachedFrontEndOptions { EndPoint = new IPEndPoint(IPAddress.Loopback, 0), ConnectionsMax = 2, ReceiveThreadsMax = receiveThreads };
         await using var frontEnd = new MemcachedFrontEnd(cube[default].GetService<CacheService>()!, options, NullLogger.Instance);
         await frontEnd.StartAsync();

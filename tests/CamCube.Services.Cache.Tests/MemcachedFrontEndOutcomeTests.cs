@@ -19,7 +19,7 @@ public class MemcachedFrontEndOutcomeTests
 
     private static (InMemoryCube Cube, CacheService Service, MemcachedFrontEnd FrontEnd) Start(TorusShape shape, CacheOptions options)
     {
-        var cube = InMemoryCube.Start(shape, n => n.Register(new CacheService(options)));
+        var cube = InMemoryCube.Start(shape, n => n.Register(new CacheService(options))).PastStartLease(options.CopyLease);
         var service = cube[s_origin].GetService<CacheService>()!;
         return (cube, service, new MemcachedFrontEnd(service, new MemcachedFrontEndOptions(), NullLogger.Instance));
     }

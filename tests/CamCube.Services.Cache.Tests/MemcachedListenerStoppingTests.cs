@@ -14,7 +14,7 @@ public class MemcachedListenerStoppingTests
     [Fact]
     public async Task ClientArrivingWhileTheFrontEndStopsIsToldItIsShuttingDownNotThatThereAreTooManyConnections()
     {
-        var cube = InMemoryCube.Start(new TorusShape(1, 1, 1), n => n.Register(new CacheService()));
+        var cube = InMemoryCube.Start(new TorusShape(1, 1, 1), n => n.Register(new CacheService())).PastStartLease();
         var service = cube[default].GetService<CacheService>()!;
         var options = new MemcachedFrontEndOptions { EndPoint = new IPEndPoint(IPAddress.Loopback, 0) };
         MemcachedListener? listener = null;

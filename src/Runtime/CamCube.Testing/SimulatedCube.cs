@@ -157,6 +157,22 @@ public sealed class SimulatedCube : ITestCube
         return true;
     }
 
+    /// <summary>
+    /// Cuts every cable of <paramref name="server"/> (<paramref name="cutOff"/> true), so that it lives
+    /// on cut off from all the others, a partition of one; or restores them.
+    /// </summary>
+    public void SetCutOff(Coordinate server, bool cutOff)
+    {
+        for (var d = 0; d < LinkDirections.Count; d++)
+        {
+            var link = (LinkDirection)d;
+            if (Shape.HasLink(link))
+            {
+                _ = cutOff ? Network.CutLink(server, link) : Network.RestoreLink(server, link);
+            }
+        }
+    }
+
     /// <summary>Restarts a killed server with a fresh node, configured as at the start, and returns it.</summary>
     /// <exception cref="InvalidOperationException">The server is alive.</exception>
     public Node Restart(Coordinate server)

@@ -56,6 +56,15 @@ public sealed class CacheOptions
     /// </summary>
     public int InvalidatedKeysMax { get; set; } = 65_536;
 
+    /// <summary>
+    /// Gets or sets whether a server acts as a key's root only while it reaches more than half of the
+    /// cube's servers (default true). Servers cut off from the rest would otherwise serve their keys
+    /// as roots while the majority, seeing them gone, serves the same keys at stand-in roots; and a
+    /// server that loses the majority drops every item it holds, since while it was away the majority
+    /// may have written its keys elsewhere. Turn it off only where a partition cannot happen.
+    /// </summary>
+    public bool RequireMajority { get; set; } = true;
+
     /// <summary>Checks the settings.</summary>
     /// <exception cref="ArgumentOutOfRangeException">A setting is out of range.</exception>
     public void Validate()

@@ -64,8 +64,10 @@ public sealed partial class CacheService
         var now = Node.TimeProvider.GetTimestamp();
         var requestId = CacheMessage.RequestIdOf(request);
         var changed = status is not (CacheStatus.Miss or CacheStatus.NotStored or CacheStatus.Exists or CacheStatus.NotFound or CacheStatus.NonNumeric or CacheStatus.TooLarge or CacheStatus.OutOfMemory);
-        var notBefore = changed ? Store.OrphanedLeaseEnd : long.MinValue;
-        var mustWait = changed && (notBefore > now || HasLiveHolders(item, now) || HasPendingWrite(CacheMessage.KeyOf(request)));
+        var notBefore = changed ? Math.Max(Store.OrphanedLeaseEnd, StandInWritesNotBefore(CacheMessage.KeyOf(request), now)) : long.MinValue;
+        // A write that changed nothing (a delete that found nothing, an add refused) still saw the
+        // outcome of an earlier write that may be waiting for its copies: it is answered after it.
+        var mustWait = (changed && (notBefore > now || HasLiveHolders(item, now))) || HasPendingWrite(CacheMessage.KeyOf(request));
         if (!mustWait)
         {
             _recentWrites!.Add(requester, requestId, status, answered: true, now);

@@ -80,7 +80,7 @@ public sealed partial class CacheService : IHopInspector
         }
     }
 
-    /// <summary>Sends a request from its source, in as many fragments as its value needs.</summary>
+    /// <summary>Sends a request from its source, in as many fragments as its value needs: a read to its key, a write to the server chosen for it (<c>Destination</c>, CacheService.Writes).</summary>
     private void SendRequest(PendingRequest request)
     {
         // One copy of the call: it is read field by field below.
@@ -90,17 +90,6 @@ public sealed partial class CacheService : IHopInspector
         var isRead = call.Operation == CacheOperation.Get;
         var stage = isRead && Options.SecondaryReplicaCount > 0 ? RouteStage.Source : RouteStage.Primary;
         var tieBreak = (byte)Node.Random.Next(256);
-        if (request.Retransmissions == 0)
-        {
-            if (isRead)
-            {
-                Statistics.CountGetCommand();
-            }
-            else if (call.Operation is >= CacheOperation.Set and <= CacheOperation.Cas)
-            {
-                Statistics.CountSetCommand();
-            }
-        }
 
         var value = call.Value;
         var length = (int)value.Length;
@@ -116,7 +105,16 @@ public sealed partial class CacheService : IHopInspector
             CacheMessage.SetValue(area, length, offset);
             value.Slice(offset, chunk).CopyTo(area[start..]);
             packet.PayloadLength = start + chunk;
-            Router.Route(packet, primary.W);
+            if (isRead)
+            {
+                Router.Route(packet, primary.W);
+            }
+            else
+            {
+                // A write: every copy to the root chosen when it was sent (CacheService.Writes).
+                Node.RouteToServer(packet, request.Destination!.Value);
+            }
+
             offset += chunk;
         }
         while (offset < length);

@@ -3,7 +3,10 @@ namespace CamCube.Services.Cache;
 /// <summary>
 /// What the cache does when a server fails or comes back (camcubeos 5.1): items whose root changed
 /// are flushed. The runtime says which key coordinates changed root (an <see cref="IKeyWatch"/> of
-/// r = 1), so only their items are looked at, never the whole store.
+/// r = 1), so only their items are looked at, never the whole store. Under a partition only the side
+/// with a majority of the servers serves (<see cref="CacheOptions.RequireMajority"/>): a server that
+/// loses the majority drops everything it holds, because the majority takes its keys over at
+/// stand-in roots and would write them there while it is away.
 /// </summary>
 public sealed partial class CacheService : IOwnershipObserver
 {
@@ -11,13 +14,70 @@ public sealed partial class CacheService : IOwnershipObserver
     private readonly Dictionary<KeyCoordinate, HashSet<byte[]>> _keysAt = [];
     private IKeyWatch? _roots;
     private int _keysWatched;
+    private bool _hadMajority;
+    private long _standInWritesNotBefore = long.MinValue;
+
+    /// <summary>Gets whether this server may act as a root: it reaches more than half of the servers, or the rule is off.</summary>
+    private bool HasMajority => !Options.RequireMajority || Node.Reachability.ReachableCount * 2 > Node.Shape.ServerCount;
 
     /// <inheritdoc/>
     public override void OnServerReachabilityChanged(Coordinate server, bool reachable)
     {
-        if (_store is not null)
+        if (_store is null)
         {
-            UpdateLocalPath(_store);
+            return;
+        }
+
+        UpdateLocalPath(_store);
+        var now = Node.TimeProvider.GetTimestamp();
+        if (!reachable)
+        {
+            // This server may now stand in as the root of keys whose root was the server just gone,
+            // which may have granted copies that still answer.
+            _standInWritesNotBefore = now + _leaseTicks;
+            MoveWritesSentTo(server);
+        }
+
+        var hasMajority = HasMajority;
+        if (_hadMajority && !hasMajority)
+        {
+            DropEverything(_store);
+        }
+        else if (!_hadMajority && hasMajority)
+        {
+            // While this server was away its keys had stand-in roots, whose copies may still answer.
+            _store.NoteUnknownCopiesUntil(now + _leaseTicks);
+        }
+
+        _hadMajority = hasMajority;
+    }
+
+    /// <summary>
+    /// The earliest time a write at this root may be answered because of copies that another root of
+    /// its key granted: while this server stands in for the key's home (and for a copy lease after
+    /// the server it took the key from became unreachable), that root's copies may still answer.
+    /// </summary>
+    private long StandInWritesNotBefore(ReadOnlySpan<byte> key, long now) =>
+        _standInWritesNotBefore > now && Node.KeySpace.KeyCoordinateOf(CacheKeys.MemId(key)).Home != Node.Self
+            ? _standInWritesNotBefore
+            : long.MinValue;
+
+    /// <summary>This server lost the majority: the others may take its keys over and write them elsewhere, so nothing it holds may answer once it is back.</summary>
+    private void DropEverything(CacheStore store)
+    {
+        var dropped = (int)store.Count;
+        store.FlushAll(0);
+        foreach (var coordinate in _keysAt.Keys)
+        {
+            _roots!.Remove(coordinate);
+        }
+
+        _keysAt.Clear();
+        _keysWatched = 0;
+        Statistics.CountFlushedOnFailure(dropped);
+        lock (store.Gate)
+        {
+            Statistics.Snapshot(store);
         }
     }
 

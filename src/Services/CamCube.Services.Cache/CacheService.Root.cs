@@ -9,6 +9,16 @@ public sealed partial class CacheService
     /// <summary>A request reached the root of its memId: execute it and answer, under the store's lock (the front-end's local path shares the items).</summary>
     private void OnRequestAtRoot(Packet packet)
     {
+        if (!HasMajority)
+        {
+            // Cut off from most servers, which may be serving the key at a stand-in root: not served,
+            // and not answered (the requester, cut off as well, times out; a view that is still
+            // forming has it send again).
+            Statistics.CountRefusedWithoutMajority();
+            packet.Release();
+            return;
+        }
+
         lock (Store.Gate)
         {
             ExecuteAtRoot(packet);
@@ -173,6 +183,9 @@ public sealed partial class CacheService
             case CacheMessageType.Response:
                 OnResponse(packet);
                 return;
+            case CacheMessageType.Request:
+                OnWriteAtServer(packet);
+                return;
             case CacheMessageType.Invalidate:
                 OnInvalidate(packet);
                 return;
@@ -238,6 +251,12 @@ public sealed partial class CacheService
     private void OnAnswer(ReadOnlySpan<byte> p, CacheStatus status)
     {
         var id = CacheMessage.RequestIdOf(p);
+        if (status == CacheStatus.Moved)
+        {
+            OnMoved(id);
+            return;
+        }
+
         var total = CacheMessage.ValueLengthOf(p);
         if (total <= Options.ItemSizeMaxBytes
             && _pending.TryGetValue(id, out var pending)

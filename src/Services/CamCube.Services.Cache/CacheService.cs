@@ -18,6 +18,7 @@ public sealed partial class CacheService : RoutedServiceBase
     private readonly ConcurrentQueue<PendingRequest> _inbox = new();
     private readonly Dictionary<uint, PendingRequest> _pending = [];
     private readonly List<uint> _timedOut = [];
+    private readonly List<PendingRequest> _moving = [];
     private readonly KeyCoordinate[] _secondaries;
     private CacheStore? _store;
     private FragmentAssembler<(Coordinate Requester, uint RequestId, CacheMessageType Type)>? _assembler;
@@ -65,9 +66,14 @@ public sealed partial class CacheService : RoutedServiceBase
         _assembler = new(Options.ReassemblyBytesMax);
         InitializeCopies();
 
+        // An earlier life of this server may have granted copies that still answer: none of its
+        // writes is answered before they have run out.
+        _store.NoteUnknownCopiesUntil(node.TimeProvider.GetTimestamp() + _leaseTicks);
+
         // A restarted node must not reuse the request ids of its previous life, which roots remember.
         _nextRequestId = (uint)node.TimeProvider.GetTimestamp();
         _roots = node.CreateKeyWatch(1);
+        _hadMajority = HasMajority;
         Volatile.Write(ref _loop, node);
         _sweep = node.CreateTimer(Sweep, Options.SweepPeriod, Options.SweepPeriod);
     }
@@ -181,8 +187,19 @@ public sealed partial class CacheService : RoutedServiceBase
         pending.Deadline = now + (long)(Options.RequestTimeout.TotalSeconds * Node.TimeProvider.TimestampFrequency);
         pending.RetransmitAt = now + RetransmitTicks(0);
         _pending.Add(pending.RequestId, pending);
-        if (pending.Call.Operation != 0)
+        if (pending.Call.Operation == CacheOperation.Get)
         {
+            Statistics.CountGetCommand();
+            SendRequest(pending);
+        }
+        else if (pending.Call.Operation != 0)
+        {
+            if (pending.Call.Operation is >= CacheOperation.Set and <= CacheOperation.Cas)
+            {
+                Statistics.CountSetCommand();
+            }
+
+            pending.Destination = RootOf(pending);
             SendRequest(pending);
         }
         else
@@ -220,10 +237,16 @@ public sealed partial class CacheService : RoutedServiceBase
             {
                 _timedOut.Add(id);
             }
+            else if (pending.Destination is null && pending.Call.Operation != 0 && pending.RetransmitAt <= now)
+            {
+                // A write that moved while the view still named the server that refused it: the root now.
+                pending.Destination = RootOf(pending);
+                SendRequest(pending);
+            }
             else if (pending.Call.Operation != 0 && pending.RetransmitAt <= now)
             {
                 // No answer yet: the request or its answer may have been lost. Send it again with the
-                // same id; the root executes a write once and answers a repeat from memory.
+                // same id, to the same server for a write, which executes it once and answers a repeat from memory.
                 pending.ForgetPartialResponse();
                 pending.RetransmitAt = now + RetransmitTicks(++pending.Retransmissions);
                 Statistics.CountRetransmission();

@@ -14,6 +14,8 @@ public sealed class CacheStatistics
     private long _bytes;
     private long _evictions;
     private long _retransmissions;
+    private long _refusedWithoutMajority;
+    private long _movedWrites;
 
     /// <summary>Gets the reads this node's front-end asked for that found their item.</summary>
     public long GetHits => Volatile.Read(ref _getHits);
@@ -47,6 +49,16 @@ public sealed class CacheStatistics
 
     /// <summary>Gets the requests this node sent again because no answer came in time.</summary>
     public long Retransmissions => Volatile.Read(ref _retransmissions);
+
+    /// <summary>Gets the requests that reached this node as their key's root while it did not reach a majority of the servers, and were not served.</summary>
+    public long RefusedWithoutMajority => Volatile.Read(ref _refusedWithoutMajority);
+
+    /// <summary>Gets the writes this node sent again under a new id to their key's root, because the server they went to was no longer the root or became unreachable.</summary>
+    public long MovedWrites => Volatile.Read(ref _movedWrites);
+
+    internal void CountMovedWrite() => Interlocked.Increment(ref _movedWrites);
+
+    internal void CountRefusedWithoutMajority() => Interlocked.Increment(ref _refusedWithoutMajority);
 
     internal void CountRetransmission() => Interlocked.Increment(ref _retransmissions);
 

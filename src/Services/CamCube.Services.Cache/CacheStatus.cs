@@ -47,4 +47,10 @@ public enum CacheStatus : byte
 
     /// <summary>The key is empty, longer than 250 bytes, or holds a space or control character.</summary>
     InvalidKey = 15,
+
+    /// <summary>
+    /// On the wire only, never a request's outcome: the server a write was sent to is no longer its
+    /// key's root and did not run it; the requester sends it to the root under a new id.
+    /// </summary>
+    Moved = 16,
 }

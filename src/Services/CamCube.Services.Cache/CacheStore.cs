@@ -207,6 +207,19 @@ internal sealed partial class CacheStore
         return left <= 0 ? -1 : (int)Math.Min(int.MaxValue, (left + _clock.TimestampFrequency - 1) / _clock.TimestampFrequency);
     }
 
+    /// <summary>
+    /// Holds the root's writes until <paramref name="leaseEnd"/>, as for an orphaned copy: copies this
+    /// root never recorded may answer until then (granted by an earlier life of this server, or by
+    /// another server that stood in as the root of its keys).
+    /// </summary>
+    public void NoteUnknownCopiesUntil(long leaseEnd)
+    {
+        lock (Gate)
+        {
+            OrphanedLeaseEnd = Math.Max(OrphanedLeaseEnd, leaseEnd);
+        }
+    }
+
     private void NoteOrphaned(CacheItem item)
     {
         if (!item.IsCopy && item.CopyHolders is { Count: > 0 })

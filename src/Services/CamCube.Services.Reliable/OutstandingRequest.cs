@@ -32,6 +32,12 @@ public abstract class OutstandingRequest<TCall, TStatus>
     /// <summary>Gets or sets when the request times out, a timestamp of the node's clock.</summary>
     public long Deadline { get; set; }
 
+    /// <summary>
+    /// Gets or sets the server every copy of the request goes to, for a request pinned to one server
+    /// (so that no two servers run it), or null until it is chosen (the service picks it when it sends).
+    /// </summary>
+    public Coordinate? Destination { get; set; }
+
     /// <summary>Gets or sets how many answers are still to come, for a request sent to several servers.</summary>
     public int AcksLeft { get; set; }
 
@@ -98,6 +104,7 @@ public abstract class OutstandingRequest<TCall, TStatus>
         RetransmitAt = 0;
         Retransmissions = 0;
         AcksLeft = 0;
+        Destination = null;
         ResponseLength = 0;
         ResponseFlags = 0;
         ResponseVersion = 0;

@@ -1,3 +1,4 @@
+using System.Text;
 using CamCube.Testing;
 using CamCube.Transport.Faults;
 
@@ -6,7 +7,9 @@ namespace CamCube.Services.Cache.Tests.Consistency;
 /// <summary>
 /// A 3x3x3 simulated cube running the real cache service, with clients on several front-ends that
 /// each issue one request after another (sets, deletes and gets of a few hot keys) while every
-/// node's transport drops, duplicates and reorders frames. Everything random comes from the seed.
+/// node's transport drops, duplicates and reorders frames, and, with server faults, servers other
+/// than the front-ends are killed, restarted (empty), cut off by all their cables and reconnected,
+/// at most two at once. Everything random comes from the seed.
 /// </summary>
 internal sealed class ConsistencyScenario
 {
@@ -16,19 +19,32 @@ internal sealed class ConsistencyScenario
     private readonly string[] _keys;
     private readonly Coordinate[] _frontEnds;
     private readonly TimeSpan _duration;
+    private readonly Random? _faultRandom;
+    private readonly List<Coordinate> _dead = [];
+    private readonly List<Coordinate> _isolated = [];
     private TimeSpan _end;
     private int _written;
     private int _outstanding;
 
-    public ConsistencyScenario(int seed, FaultOptions faults, int clients, int keys, TimeSpan duration)
+    public ConsistencyScenario(int seed, FaultOptions faults, int clients, int keys, TimeSpan duration, bool serverFaults = false, CacheOptions? options = null)
     {
         var shape = new TorusShape(3, 3, 3);
-        _cube = new SimulatedCube(shape, n => n.Register(new CacheService()), new SimulatedCubeOptions { Seed = seed, Faults = faults });
+        _cube = new SimulatedCube(shape, n => n.Register(new CacheService(options)), new SimulatedCubeOptions { Seed = seed, Faults = faults });
         _random = _cube.Engine.CreateRandom(-7);
         _keys = Enumerable.Range(0, keys).Select(i => $"hot:{i}").ToArray();
         _frontEnds = Enumerable.Range(0, clients).Select(i => shape.CoordinateAt((i * 5) % shape.ServerCount)).ToArray();
         _duration = duration;
+        _faultRandom = serverFaults ? new Random((seed * 7919) + 3) : null;
     }
+
+    /// <summary>Gets the server faults, each with its virtual time, for a failing test's output.</summary>
+    public List<string> FaultLog { get; } = [];
+
+    /// <summary>Gets how many servers were killed.</summary>
+    public int Kills { get; private set; }
+
+    /// <summary>Gets how many servers were cut off by all their cables.</summary>
+    public int CutOffs { get; private set; }
 
     public IReadOnlyList<HistoryRequest> History => _history;
 
@@ -48,13 +64,107 @@ internal sealed class ConsistencyScenario
             IssueNext(client);
         }
 
-        var finished = _cube.Engine.RunUntil(() => _outstanding == 0 && _cube.Engine.Elapsed >= _end, _end + TimeSpan.FromSeconds(30));
-        Assert.True(finished, "the clients' last requests did not complete within 30 virtual seconds of the end");
+        var limit = _end + TimeSpan.FromSeconds(30);
+        var nextFault = _faultRandom is null ? TimeSpan.MaxValue : _cube.Engine.Elapsed + NextFaultIn();
+        while (!_cube.Engine.RunUntil(() => _outstanding == 0 && _cube.Engine.Elapsed >= _end, nextFault < limit ? nextFault : limit))
+        {
+            Assert.True(_cube.Engine.Elapsed < limit, "the clients' last requests did not complete within 30 virtual seconds of the end");
+            if (_cube.Engine.Elapsed < _end)
+            {
+                StepFaults();
+                nextFault = _cube.Engine.Elapsed + NextFaultIn();
+            }
+            else
+            {
+                HealAll();
+                nextFault = TimeSpan.MaxValue;
+            }
+        }
+
+        HealAll();
         for (long i = 0; i < _cube.Shape.ServerCount; i++)
         {
             var server = _cube.Shape.CoordinateAt(i);
             Retransmissions += _cube[server].GetService<CacheService>()!.Statistics.Retransmissions;
             FramesDropped += _cube.FaultsAt(server)?.FramesDropped ?? 0;
+        }
+    }
+
+    private TimeSpan NextFaultIn() => TimeSpan.FromMilliseconds(50 + _faultRandom!.Next(150));
+
+    /// <summary>Kills, restarts, cuts off or reconnects one server; most faults hit the hot keys' roots.</summary>
+    private void StepFaults()
+    {
+        var random = _faultRandom!;
+        var faulty = _dead.Count + _isolated.Count;
+        var roll = random.NextDouble();
+        if (faulty < 2 && roll < 0.35)
+        {
+            var victim = PickHealthy(random);
+            _cube.Kill(victim);
+            Note($"kill {victim}");
+            _dead.Add(victim);
+            Kills++;
+        }
+        else if (faulty < 2 && roll < 0.55)
+        {
+            var victim = PickHealthy(random);
+            _cube.SetCutOff(victim, cutOff: true);
+            Note($"cut off {victim}");
+            _isolated.Add(victim);
+            CutOffs++;
+        }
+        else if (_dead.Count > 0 && roll < 0.8)
+        {
+            var back = _dead[random.Next(_dead.Count)];
+            _dead.Remove(back);
+            _cube.Restart(back);
+            Note($"restart {back}");
+        }
+        else if (_isolated.Count > 0)
+        {
+            var back = _isolated[random.Next(_isolated.Count)];
+            _isolated.Remove(back);
+            _cube.SetCutOff(back, cutOff: false);
+            Note($"reconnect {back}");
+        }
+    }
+
+    private void Note(string fault) => FaultLog.Add($"{_cube.Engine.Elapsed.TotalMilliseconds:F3} ms: {fault}");
+
+    private void HealAll()
+    {
+        if (_dead.Count + _isolated.Count > 0)
+        {
+            Note("every server back");
+        }
+
+        foreach (var server in _dead)
+        {
+            _cube.Restart(server);
+        }
+
+        foreach (var server in _isolated)
+        {
+            _cube.SetCutOff(server, cutOff: false);
+        }
+
+        _dead.Clear();
+        _isolated.Clear();
+    }
+
+    private Coordinate PickHealthy(Random random)
+    {
+        var keySpace = KeySpace.For(_cube.Shape);
+        while (true)
+        {
+            var server = random.NextDouble() < 0.7
+                ? _cube.TrueRoot(keySpace.KeyCoordinateOf(CacheKeys.MemId(Encoding.ASCII.GetBytes(_keys[random.Next(_keys.Length)]))))
+                : _cube.Shape.CoordinateAt(random.NextInt64(_cube.Shape.ServerCount));
+            if (!_frontEnds.Contains(server) && !_dead.Contains(server) && !_isolated.Contains(server))
+            {
+                return server;
+            }
         }
     }
 

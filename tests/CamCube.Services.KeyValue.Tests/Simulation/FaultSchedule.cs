@@ -37,7 +37,7 @@ internal sealed class FaultSchedule(SimulatedCube cube, Random random, IReadOnly
         else if (faulty < FaultyMax && roll < 0.55)
         {
             var victim = PickHealthy();
-            SetCables(victim, cut: true);
+            cube.SetCutOff(victim, cutOff: true);
             _isolated.Add(victim);
             Partitions++;
         }
@@ -57,7 +57,7 @@ internal sealed class FaultSchedule(SimulatedCube cube, Random random, IReadOnly
         {
             var back = _isolated[random.Next(_isolated.Count)];
             _isolated.Remove(back);
-            SetCables(back, cut: false);
+            cube.SetCutOff(back, cutOff: false);
         }
     }
 
@@ -71,7 +71,7 @@ internal sealed class FaultSchedule(SimulatedCube cube, Random random, IReadOnly
 
         foreach (var server in _isolated)
         {
-            SetCables(server, cut: false);
+            cube.SetCutOff(server, cutOff: false);
         }
 
         _dead.Clear();
@@ -86,18 +86,6 @@ internal sealed class FaultSchedule(SimulatedCube cube, Random random, IReadOnly
             if (!spared.Contains(server) && !_dead.Contains(server) && !_isolated.Contains(server))
             {
                 return server;
-            }
-        }
-    }
-
-    private void SetCables(Coordinate server, bool cut)
-    {
-        for (var d = 0; d < LinkDirections.Count; d++)
-        {
-            var link = (LinkDirection)d;
-            if (cube.Shape.HasLink(link))
-            {
-                _ = cut ? cube.Network.CutLink(server, link) : cube.Network.RestoreLink(server, link);
             }
         }
     }
