@@ -23,6 +23,13 @@ public sealed partial class CacheService
     private void OnWriteAtServer(Packet packet)
     {
         var p = packet.Payload;
+        if (!Node.Shape.Contains(CacheMessage.PrimaryOf(p).Home))
+        {
+            // Routed to a server, a request's key coordinate is checked by no router on the way.
+            Node.Drop(packet, DropReason.Malformed);
+            return;
+        }
+
         if (!HasMajority)
         {
             Statistics.CountRefusedWithoutMajority();
