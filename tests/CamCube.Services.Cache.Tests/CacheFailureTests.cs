@@ -76,12 +76,8 @@ public sealed class CacheFailureTests
         Assert.Equal("moved", Encoding.ASCII.GetString(get.Value));
     }
 
-    private static SimulatedCube Start(int seed)
-    {
-        var cube = SimulatedCube.Start(s_shape, n => n.Register(new CacheService(new CacheOptions { SecondaryReplicaCount = 0 })), new SimulatedCubeOptions { Seed = seed });
-        cube.RunFor(s_lease);
-        return cube;
-    }
+    private static SimulatedCube Start(int seed) =>
+        SimulatedCube.Start(s_shape, n => n.Register(new CacheService(new CacheOptions { SecondaryReplicaCount = 0 })), new SimulatedCubeOptions { Seed = seed }).PastStartLease();
 
     private static CacheService At(SimulatedCube cube, Coordinate server) => cube[server].GetService<CacheService>()!;
 

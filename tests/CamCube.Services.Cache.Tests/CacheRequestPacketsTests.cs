@@ -16,8 +16,7 @@ public sealed class CacheRequestPacketsTests
     [Fact]
     public void OnePacketGetIsTwoPacketsWhenTheRootAnswersAndNothingIsLost()
     {
-        var cube = SimulatedCube.Start(s_shape, n => n.Register(new CacheService(new CacheOptions { SecondaryReplicaCount = 0 })), new SimulatedCubeOptions { Seed = 41 });
-        PassStartLease(cube);
+        var cube = SimulatedCube.Start(s_shape, n => n.Register(new CacheService(new CacheOptions { SecondaryReplicaCount = 0 })), new SimulatedCubeOptions { Seed = 41 }).PastStartLease();
         var service = cube[s_requester].GetService<CacheService>()!;
         var key = KeyRootedAway(cube);
         Run(cube, service.ExecuteAsync(new CacheRequest { Operation = CacheOperation.Set, Key = key, Value = new byte[100] }));
@@ -34,8 +33,7 @@ public sealed class CacheRequestPacketsTests
     [Fact]
     public void OnePacketGetIsTwoPacketsWhenAHotSpotCopyAnswersAndNothingIsLost()
     {
-        var cube = SimulatedCube.Start(s_shape, n => n.Register(new CacheService()), new SimulatedCubeOptions { Seed = 42 });
-        PassStartLease(cube);
+        var cube = SimulatedCube.Start(s_shape, n => n.Register(new CacheService()), new SimulatedCubeOptions { Seed = 42 }).PastStartLease();
         var service = cube[s_requester].GetService<CacheService>()!;
         var key = KeyRootedAway(cube);
         Run(cube, service.ExecuteAsync(new CacheRequest { Operation = CacheOperation.Set, Key = key, Value = new byte[100] }));
@@ -53,9 +51,6 @@ public sealed class CacheRequestPacketsTests
         Assert.Equal(2, PacketsDelivered(cube) - before);
         Assert.Equal(0, service.Statistics.Retransmissions);
     }
-
-    /// <summary>A root answers no write for a copy lease after it starts (copies of an earlier life may still answer): the set is not sent again meanwhile.</summary>
-    private static void PassStartLease(SimulatedCube cube) => cube.RunFor(new CacheOptions().CopyLease);
 
     /// <summary>A key whose root is neither the requester nor one of its neighbours.</summary>
     private static byte[] KeyRootedAway(SimulatedCube cube)

@@ -6,7 +6,8 @@ namespace CamCube.Services.Cache.Tests;
 internal static class StartLease
 {
     /// <summary>Runs <paramref name="cube"/> past its roots' first copy lease (<paramref name="lease"/>, or the default) and returns it.</summary>
-    public static InMemoryCube PastStartLease(this InMemoryCube cube, TimeSpan? lease = null)
+    public static TCube PastStartLease<TCube>(this TCube cube, TimeSpan? lease = null)
+        where TCube : ITestCube
     {
         cube.RunFor(lease ?? new CacheOptions().CopyLease);
         return cube;

@@ -9,22 +9,40 @@ public sealed partial class CacheService
     /// <summary>A request reached the root of its memId: execute it and answer, under the store's lock (the front-end's local path shares the items).</summary>
     private void OnRequestAtRoot(Packet packet)
     {
-        if (!HasMajority)
+        if (RefusedWithoutMajority(packet))
         {
-            // Cut off from most servers, which may be serving the key at a stand-in root: not served,
-            // and not answered (the requester, cut off as well, times out; a view that is still
-            // forming has it send again).
-            Statistics.CountRefusedWithoutMajority();
-            packet.Release();
             return;
         }
 
         lock (Store.Gate)
         {
+            if (CacheMessage.CodeOf(packet.Payload) != (byte)CacheOperation.Get && TryAnswerRepeatedWrite(packet))
+            {
+                return;
+            }
+
             ExecuteAtRoot(packet);
         }
     }
 
+    /// <summary>
+    /// Cut off from most servers, which may be serving the key at a stand-in root: the request is
+    /// neither served nor answered (the requester, cut off as well, times out; a view that is still
+    /// forming has it send again). False while this server has the majority.
+    /// </summary>
+    private bool RefusedWithoutMajority(Packet packet)
+    {
+        if (HasMajority)
+        {
+            return false;
+        }
+
+        Statistics.CountRefusedWithoutMajority();
+        packet.Release();
+        return true;
+    }
+
+    /// <summary>Executes a request at this root (a write sent again was answered before this, from <see cref="TryAnswerRepeatedWrite"/>); under the store's lock.</summary>
     private void ExecuteAtRoot(Packet packet)
     {
         var p = packet.Payload;
@@ -32,10 +50,6 @@ public sealed partial class CacheService
         var operation = (CacheOperation)CacheMessage.CodeOf(p);
         var key = CacheMessage.KeyOf(p);
         var requester = CacheMessage.RequesterOf(p);
-        if (operation != CacheOperation.Get && TryAnswerRepeatedWrite(packet))
-        {
-            return;
-        }
 
         CacheItem? item;
         CacheStatus status;

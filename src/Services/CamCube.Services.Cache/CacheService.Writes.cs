@@ -30,10 +30,8 @@ public sealed partial class CacheService
             return;
         }
 
-        if (!HasMajority)
+        if (RefusedWithoutMajority(packet))
         {
-            Statistics.CountRefusedWithoutMajority();
-            packet.Release();
             return;
         }
 
@@ -61,18 +59,9 @@ public sealed partial class CacheService
     /// <summary>The server a write went to refused it: it goes to the root under a new id (once the view names another root).</summary>
     private void OnMoved(uint requestId)
     {
-        if (!_pending.Remove(requestId, out var pending))
+        if (_pending.TryGetValue(requestId, out var pending))
         {
-            return;
-        }
-
-        var refusedBy = pending.Destination;
-        Restart(pending);
-        var root = RootOf(pending);
-        if (root != refusedBy)
-        {
-            pending.Destination = root;
-            SendRequest(pending);
+            Move(pending, pending.Destination);
         }
     }
 
@@ -89,23 +78,30 @@ public sealed partial class CacheService
 
         foreach (var pending in _moving)
         {
-            _pending.Remove(pending.RequestId);
-            Restart(pending);
-            pending.Destination = RootOf(pending);
-            SendRequest(pending);
+            Move(pending, server);
         }
 
         _moving.Clear();
     }
 
-    /// <summary>Gives a write a new id (its earlier copies are answered to an id no longer waited for); the caller picks its server.</summary>
-    private void Restart(PendingRequest pending)
+    /// <summary>
+    /// Gives a write a new id (its earlier copies are answered to an id no longer waited for) and
+    /// sends it to its key's root; while the view still names <paramref name="left"/>, the server it
+    /// leaves, it waits for the sweep to look again.
+    /// </summary>
+    private void Move(PendingRequest pending, Coordinate? left)
     {
+        _pending.Remove(pending.RequestId);
         pending.RequestId = ++_nextRequestId;
-        pending.Destination = null;
         pending.ForgetPartialResponse();
         pending.RetransmitAt = Node.TimeProvider.GetTimestamp() + RetransmitTicks(0);
         _pending.Add(pending.RequestId, pending);
         Statistics.CountMovedWrite();
+        var root = RootOf(pending);
+        pending.Destination = root == left ? null : root;
+        if (pending.Destination is not null)
+        {
+            SendRequest(pending);
+        }
     }
 }

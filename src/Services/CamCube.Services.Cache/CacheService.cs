@@ -237,10 +237,11 @@ public sealed partial class CacheService : RoutedServiceBase
             {
                 _timedOut.Add(id);
             }
-            else if (pending.Destination is null && pending.Call.Operation != 0 && pending.RetransmitAt <= now)
+            else if (pending.Destination is null && pending.Call.Operation is not (0 or CacheOperation.Get) && pending.RetransmitAt <= now)
             {
-                // A write that moved while the view still named the server that refused it: the root now.
+                // A write that moved while the view still named the server it left: the root now.
                 pending.Destination = RootOf(pending);
+                pending.RetransmitAt = now + RetransmitTicks(0);
                 SendRequest(pending);
             }
             else if (pending.Call.Operation != 0 && pending.RetransmitAt <= now)
