@@ -114,6 +114,33 @@ public sealed class WriteAskedAgainTests
     }
 
     [Fact]
+    public async Task WriteAskedAgainAfterEveryServerThatNotedItRestartedEmptyOneAtATimeIsAnsweredWritten()
+    {
+        // Seed 17 of the register workload with four clients a node: never more than two of the key's
+        // servers down at once, but every server that noted the write restarted with an empty disk or
+        // died before the front-end asked again. The restarted ones had caught up on the key's newest
+        // value only, so the new primary ran the write a second time, over later writes.
+        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 35 });
+        const ulong WriteId = 0x5EED_0000_0000_0023;
+        var two = await store.Run(store[s_client].CallOnLoopAsync(Put("two", WriteId)));
+        Assert.Equal(WriteStatus.Written, two.WriteStatus);
+        var three = await store.Run(store[s_client].PutAsync(s_key, Bytes("three")));
+
+        RestartEmptyAndCatchUp(store, s_servers[1], three.Version);
+        RestartEmptyAndCatchUp(store, s_servers[0], three.Version);
+        store.Cube.Kill(s_servers[2]);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+
+        var again = await store.Run(store[s_client].CallOnLoopAsync(Put("two", WriteId)));
+
+        Assert.Equal(WriteStatus.Written, again.WriteStatus);
+        Assert.Equal(two.Version, again.Version);
+        var got = await store.Run(store[s_client].GetAsync(s_key));
+        Assert.Equal("three", Text(got!.Value));
+        Assert.Equal(three.Version, got.Version);
+    }
+
+    [Fact]
     public async Task WriteWhosePrimaryDiedAndThatFindsNoOtherInTimeFailsAsMayOrMayNotHaveTakenEffect()
     {
         // The primary dies with the write done and its answer on the link, and the front-end is cut
@@ -140,4 +167,14 @@ public sealed class WriteAskedAgainTests
 
     private static ClientRequest Put(string value, ulong writeId) =>
         new() { Key = KeyValueService.KeyBytes(s_key), Operation = KeyValueOperation.Put, Value = Bytes(value), WriteId = writeId };
+
+    /// <summary>Kills <paramref name="server"/>, brings it back with an empty disk, and waits until it caught up to <paramref name="version"/>.</summary>
+    private static void RestartEmptyAndCatchUp(StoreCube store, Coordinate server, long version)
+    {
+        store.Cube.Kill(server);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        store.Wipe(server);
+        store.Cube.Restart(server);
+        Assert.True(store.Cube.RunUntil(() => store.DiskOf(server).Read(s_key)?.Version == version, TimeSpan.FromSeconds(10)), $"{server} did not catch up");
+    }
 }

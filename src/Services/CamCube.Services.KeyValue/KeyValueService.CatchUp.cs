@@ -16,6 +16,12 @@ public sealed partial class KeyValueService
     /// <summary>How many times a batch of keys is offered to a server before the copy gives up until the server comes back.</summary>
     private const int CopyAttemptsMax = 3;
 
+    /// <summary>The most bytes a catch-up offer's entry takes without write ids (<see cref="KeyVersionEntry"/>).</summary>
+    private const int OfferEntryBytes = 40;
+
+    /// <summary>The most bytes each write id adds to its entry: the id, its version, and their share of the lists' lengths.</summary>
+    private const int OfferWriteIdBytes = 20;
+
     private readonly Dictionary<KeyCoordinate, WatchedKeys> _held = [];
     private readonly Dictionary<Coordinate, PendingReReplication> _departures = [];
     private readonly HashSet<Coordinate> _joined = [];
@@ -180,7 +186,9 @@ public sealed partial class KeyValueService
             {
                 if (_storage.Read(key) is { } held)
                 {
-                    entries.Add(new KeyVersionEntry { Key = KeyBytes(key), Version = held.Version });
+                    var entry = new KeyVersionEntry { Key = KeyBytes(key), Version = held.Version };
+                    CopyRecentWriteIds(key, entry.RecentWriteIds, entry.RecentWriteVersions);
+                    entries.Add(entry);
                 }
             }
         }
@@ -191,7 +199,7 @@ public sealed partial class KeyValueService
         {
             try
             {
-                var offer = new Offer { Reason = reason, Entries = entries.GetRange(first, Math.Min(_options.OfferKeysMax, entries.Count - first)) };
+                var offer = new Offer { Reason = reason, Entries = entries.GetRange(first, OfferLength(entries, first)) };
                 var want = await RequestServerAsync<Offer, Want>(target, offer, _options.ReplicationTimeout).ConfigureAwait(true);
                 Statistics.KeysOffered += offer.Entries.Count;
                 await CopyAsync(target, want.Keys, reason).ConfigureAwait(true);
@@ -209,6 +217,27 @@ public sealed partial class KeyValueService
                 await DelayAsync(_options.ReplicationTimeout).ConfigureAwait(true);
             }
         }
+    }
+
+    /// <summary>How many of the entries from <paramref name="first"/> one offer lists: at most <see cref="KeyValueServiceOptions.OfferKeysMax"/>, and one packet's worth when every message is one packet.</summary>
+    private int OfferLength(List<KeyVersionEntry> entries, int first)
+    {
+        var budget = _options.Delivery == MessageDelivery.Reliable ? long.MaxValue : _acceptBytesMax - MessageOverheadBytes;
+        var bytes = 0L;
+        var length = 0;
+        while (first + length < entries.Count && length < _options.OfferKeysMax)
+        {
+            // A key, a version and each write id with its version, with protobuf's tags and lengths.
+            bytes += OfferEntryBytes + (OfferWriteIdBytes * entries[first + length].RecentWriteIds.Count);
+            if (length > 0 && bytes > budget)
+            {
+                break;
+            }
+
+            length++;
+        }
+
+        return length;
     }
 
     private async Task CopyAsync(Coordinate target, List<byte[]> keys, CopyReason reason)
@@ -268,7 +297,11 @@ public sealed partial class KeyValueService
         var want = new Want();
         foreach (var entry in offer.Entries)
         {
-            if ((_storage.Read(Key.FromBytes(entry.Key))?.Version ?? 0) < entry.Version)
+            // The writes a front-end may still ask about, whether or not the value is copied: a server
+            // that restarted with its disk holds the newest value but has forgotten them.
+            var key = Key.FromBytes(entry.Key);
+            NoteRecentWriteIds(key, entry.RecentWriteIds, entry.RecentWriteVersions);
+            if ((_storage.Read(key)?.Version ?? 0) < entry.Version)
             {
                 want.Keys.Add(entry.Key);
             }

@@ -302,11 +302,7 @@ public sealed partial class KeyValueService
         var adopted = new List<Task<bool>>();
         foreach (var promise in promises)
         {
-            for (var i = 0; i < promise.RecentWriteIds.Count && i < promise.RecentWriteVersions.Count; i++)
-            {
-                _recentWrites.Note(promise.RecentWriteIds[i], key, promise.RecentWriteVersions[i], Now);
-            }
-
+            NoteRecentWriteIds(key, promise.RecentWriteIds, promise.RecentWriteVersions);
             if (promise.HasValue)
             {
                 adopted.Add(KeepAsync(key, new StoredValue(promise.Version, promise.Deleted ? null : promise.Value, promise.WriteId)));

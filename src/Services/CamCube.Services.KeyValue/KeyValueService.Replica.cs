@@ -64,13 +64,29 @@ public sealed partial class KeyValueService
             promise.WriteId = held.WriteId;
         }
 
-        // Every write a front-end may still ask about: one asks again at most RequestTimeout after it
-        // first asked, which was before any server noted the write; twice that allows for the clocks' rates.
+        CopyRecentWriteIds(key, promise.RecentWriteIds, promise.RecentWriteVersions);
+        return promise;
+    }
+
+    /// <summary>
+    /// Copies the ids of <paramref name="key"/>'s writes this server noted that a front-end may still
+    /// ask about, with their versions, oldest first: one asks again at most RequestTimeout after it
+    /// first asked, which was before any server noted the write; twice that allows for the clocks' rates.
+    /// </summary>
+    private void CopyRecentWriteIds(Key key, List<ulong> ids, List<long> versions)
+    {
         var window = (long)(2 * _options.RequestTimeout.TotalSeconds * Node.TimeProvider.TimestampFrequency);
         var max = _options.Delivery == MessageDelivery.Reliable ? PromiseWriteIdsMax : BestEffortPromiseWriteIdsMax;
-        _recentWrites.CopyNotedSince(key, Now - window, max, promise.RecentWriteIds, promise.RecentWriteVersions);
+        _recentWrites.CopyNotedSince(key, Now - window, max, ids, versions);
+    }
 
-        return promise;
+    /// <summary>Notes write ids another server sent (in a promise or a catch-up offer) as this server's own.</summary>
+    private void NoteRecentWriteIds(Key key, List<ulong> ids, List<long> versions)
+    {
+        for (var i = 0; i < ids.Count && i < versions.Count; i++)
+        {
+            _recentWrites.Note(ids[i], key, versions[i], Now);
+        }
     }
 
     /// <summary>Keeps <paramref name="accept"/>'s write (or confirms its ballot) unless a higher ballot was promised; either renews the sender's lease.</summary>

@@ -30,4 +30,15 @@ public interface ISequentialSpecification<TState, TInput, TOutput>
     /// <param name="input">The operation.</param>
     /// <returns>Each state the operation may leave, for every answer it could have given.</returns>
     IEnumerable<TState> StepsWithUnknownOutput(TState state, TInput input);
+
+    /// <summary>
+    /// Tells whether an operation with this answer leaves every state it can be applied to as it was
+    /// (a read; a compare-and-swap that did not swap). The checker places such an operation as soon
+    /// as it fits, without trying it later too: from wherever else it fits it could move to the
+    /// earliest such point without changing any answer. The default, false, is always safe.
+    /// </summary>
+    /// <param name="input">The operation.</param>
+    /// <param name="output">The answer the client got.</param>
+    /// <returns>True when the operation never changes the state.</returns>
+    bool LeavesStateUnchanged(TInput input, TOutput output) => false;
 }

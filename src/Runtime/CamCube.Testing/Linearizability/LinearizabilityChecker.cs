@@ -4,7 +4,10 @@ namespace CamCube.Testing.Linearizability;
 /// Decides whether a recorded history is linearizable against a sequential specification:
 /// Wing and Gong's search for an order consistent with real time, with Lowe's improvements
 /// (linearized operations are lifted out of the list, and each pair of placed operations and
-/// state is explored once). Checking each key's operations on their own
+/// state is explored once), and one more: an operation that leaves the state as it was (a read;
+/// <see cref="ISequentialSpecification{TState, TInput, TOutput}.LeavesStateUnchanged"/>) is placed
+/// as soon as it fits and never tried later, so many concurrent reads do not multiply the search.
+/// Checking each key's operations on their own
 /// (<see cref="CheckEachKey{TKey, TState, TInput, TOutput}"/>) is sound for objects whose keys
 /// are independent, and keeps each search small.
 /// </summary>

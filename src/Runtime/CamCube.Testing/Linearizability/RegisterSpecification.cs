@@ -26,6 +26,14 @@ public sealed class RegisterSpecification : ISequentialSpecification<RegisterSta
         yield return Apply(state, input, out _);
     }
 
+    /// <inheritdoc/>
+    public bool LeavesStateUnchanged(RegisterInput input, RegisterOutput output)
+    {
+        ArgumentNullException.ThrowIfNull(input);
+        ArgumentNullException.ThrowIfNull(output);
+        return input.Kind == RegisterOperation.Read || (input.Kind == RegisterOperation.CompareAndSwap && !output.Swapped);
+    }
+
     private static RegisterState Apply(RegisterState state, RegisterInput input, out RegisterOutput output)
     {
         switch (input.Kind)

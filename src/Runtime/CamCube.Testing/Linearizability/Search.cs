@@ -34,10 +34,45 @@ internal sealed class Search<TState, TInput, TOutput>
     public LinearizabilityResult<TInput, TOutput> Run()
     {
         var state = _specification.Initial;
-        var entry = _head.Next;
+        HistoryEntry? entry = null;
         var firstAlternative = 0;
-        while (entry is not null)
+        var atNewPosition = true;
+        while (true)
         {
+            if (atNewPosition)
+            {
+                atNewPosition = false;
+                switch (PlaceFittingQuery(ref state))
+                {
+                    case QueryPlacement.Placed:
+                        if (_explored.Count >= _statesExploredMax)
+                        {
+                            return Result(LinearizabilityVerdict.Inconclusive);
+                        }
+
+                        atNewPosition = true;
+                        continue;
+                    case QueryPlacement.SeenBefore:
+                        // The query fits here and was placed here before, to no end: nothing else
+                        // placed here can do better (ISequentialSpecification.LeavesStateUnchanged).
+                        if (!TryBacktrack(ref state, out entry, out firstAlternative))
+                        {
+                            return Result(LinearizabilityVerdict.NotLinearizable);
+                        }
+
+                        continue;
+                    default:
+                        entry = _head.Next;
+                        firstAlternative = 0;
+                        break;
+                }
+            }
+
+            if (entry is null)
+            {
+                return Result(LinearizabilityVerdict.Linearizable);
+            }
+
             if (entry.IsCall)
             {
                 if (TryPlace(entry, ref state, firstAlternative))
@@ -47,7 +82,7 @@ internal sealed class Search<TState, TInput, TOutput>
                         return Result(LinearizabilityVerdict.Inconclusive);
                     }
 
-                    entry = _head.Next;
+                    atNewPosition = true;
                 }
                 else
                 {
@@ -66,21 +101,71 @@ internal sealed class Search<TState, TInput, TOutput>
             {
                 // A completed operation returned before it could be placed: undo the last placement.
                 NoteStuck(entry);
-                if (_placed.Count == 0)
+                if (!TryBacktrack(ref state, out entry, out firstAlternative))
                 {
                     return Result(LinearizabilityVerdict.NotLinearizable);
                 }
+            }
+        }
+    }
 
-                var frame = _placed.Pop();
-                state = frame.StateBefore;
-                Unmark(frame.Entry.Operation);
-                frame.Entry.Unlift();
+    /// <summary>
+    /// Undoes placements back to the last one that has alternatives left, and gives where its search
+    /// goes on; false when none has (no order explains the history). A query placed as soon as it
+    /// fitted has none: whatever order starts otherwise at its position, one starting with it does as well.
+    /// </summary>
+    private bool TryBacktrack(ref TState state, out HistoryEntry? entry, out int firstAlternative)
+    {
+        while (_placed.TryPop(out var frame))
+        {
+            state = frame.StateBefore;
+            Unmark(frame.Entry.Operation);
+            frame.Entry.Unlift();
+            if (!frame.QueryPlacedFirst)
+            {
                 entry = frame.Entry;
                 firstAlternative = frame.Alternative + 1;
+                return true;
             }
         }
 
-        return Result(LinearizabilityVerdict.Linearizable);
+        entry = null;
+        firstAlternative = 0;
+        return false;
+    }
+
+    /// <summary>
+    /// Places the first operation that may be placed next, fits the state and leaves it unchanged (a
+    /// read of the value held), if there is one: some order explains the rest of the history after
+    /// the placements so far exactly when one starting with that operation does.
+    /// </summary>
+    private QueryPlacement PlaceFittingQuery(ref TState state)
+    {
+        // Calls before the first return in the list are those that may be placed next.
+        for (var call = _head.Next; call is not null && call.IsCall; call = call.Next)
+        {
+            var operation = _history[call.Operation];
+            if (!operation.Completed
+                || !_specification.LeavesStateUnchanged(operation.Input, operation.Output)
+                || !_specification.TryStep(state, operation.Input, operation.Output, out var next))
+            {
+                continue;
+            }
+
+            Mark(call.Operation);
+            if (!_explored.Add(new LinearizedSet<TState>((ulong[])_placedBits.Clone(), next)))
+            {
+                Unmark(call.Operation);
+                return QueryPlacement.SeenBefore;
+            }
+
+            _placed.Push(new Frame(call, state, 0, QueryPlacedFirst: true));
+            state = next;
+            call.Lift();
+            return QueryPlacement.Placed;
+        }
+
+        return QueryPlacement.None;
     }
 
     private bool TryPlace(HistoryEntry call, ref TState state, int firstAlternative)
@@ -97,7 +182,7 @@ internal sealed class Search<TState, TInput, TOutput>
             Mark(call.Operation);
             if (_explored.Add(new LinearizedSet<TState>((ulong[])_placedBits.Clone(), next)))
             {
-                _placed.Push(new Frame(call, state, alternative - 1));
+                _placed.Push(new Frame(call, state, alternative - 1, QueryPlacedFirst: false));
                 state = next;
                 call.Lift();
                 return true;
@@ -165,5 +250,12 @@ internal sealed class Search<TState, TInput, TOutput>
 
     private void Unmark(int operation) => _placedBits[operation / 64] &= ~(1UL << (operation % 64));
 
-    private readonly record struct Frame(HistoryEntry Entry, TState StateBefore, int Alternative);
+    private readonly record struct Frame(HistoryEntry Entry, TState StateBefore, int Alternative, bool QueryPlacedFirst);
+
+    private enum QueryPlacement
+    {
+        None,
+        Placed,
+        SeenBefore,
+    }
 }

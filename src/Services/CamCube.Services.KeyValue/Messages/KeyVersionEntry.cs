@@ -13,4 +13,16 @@ public sealed class KeyVersionEntry
     /// <summary>Gets or sets the version held.</summary>
     [ProtoMember(2)]
     public long Version { get; set; }
+
+    /// <summary>
+    /// Gets the ids of the key's writes the offering server knows took effect and noted within twice
+    /// the request timeout (a front-end may still ask about them), oldest first, as a promise carries
+    /// them: a server that restarted without its memory learns them while it catches up.
+    /// </summary>
+    [ProtoMember(3, DataFormat = DataFormat.FixedSize, IsPacked = true)]
+    public List<ulong> RecentWriteIds { get; } = [];
+
+    /// <summary>Gets the version of each of <see cref="RecentWriteIds"/>.</summary>
+    [ProtoMember(4, IsPacked = true)]
+    public List<long> RecentWriteVersions { get; } = [];
 }
