@@ -1,0 +1,83 @@
+using System.Globalization;
+using System.Text;
+using CamCube.Testing.Linearizability;
+using Xunit.Abstractions;
+
+namespace CamCube.Integration.Tests;
+
+/// <summary>
+/// The store's promise of linearizability per key, on the 27-process cube: clients on five nodes'
+/// memcached front-ends read, write and swap one key while every node drops 3% of the frames it
+/// receives and two of the key's three servers are killed with SIGKILL and restarted, one after
+/// the other, and the history (times from one
+/// monotonic clock on this host) is checked by <see cref="LinearizabilityChecker"/>.
+/// </summary>
+[Collection(SharedCube.Name)]
+public sealed class KeyValueHistoryTests(CubeFixture cube, ITestOutputHelper output)
+{
+    private const string Key = "kvhist:register";
+    private const int ClientsPerFrontEnd = 2;
+
+    [Fact]
+    public async Task RegisterHistoryThroughFiveFrontEndsIsLinearizableUnderLossWhileTheKeysServersAreKilledAndRestarted()
+    {
+        var servers = KeySpace.For(CubeFixture.Shape).GetServersForKey(CamCube.Key.Hash(Encoding.ASCII.GetBytes(Key)), 3);
+        var frontEnds = Enumerable.Range(0, 27).Select(i => CubeFixture.Shape.CoordinateAt(i * 5 % 27)).Where(n => !servers.Contains(n)).Take(5).ToArray();
+        var clients = Enumerable.Range(0, frontEnds.Length * ClientsPerFrontEnd)
+            .Select(i => new MemcachedRegisterClient(i + 1, cube.KeyValuePort(frontEnds[i % frontEnds.Length]), Key, new Random(i)))
+            .ToArray();
+        using var stop = new CancellationTokenSource();
+        var running = clients.Select(client => Task.Factory.StartNew(
+            () =>
+            {
+                while (!stop.IsCancellationRequested && client.History.Count < 20_000)
+                {
+                    client.RunOne();
+                }
+            },
+            CancellationToken.None,
+            TaskCreationOptions.LongRunning,
+            TaskScheduler.Default)).ToArray();
+
+        var answeredWhileDown = 0;
+        cube.DropEverywhere("0.03");
+        try
+        {
+            Assert.True(Wait.Until(() => clients.Sum(c => c.Answered) >= 200, TimeSpan.FromSeconds(60)), "the clients got no answers before the kills");
+
+            // The primary, then a replica as well: never more than r - 1 of the key's servers down.
+            foreach (var victim in servers.Take(2))
+            {
+                var before = clients.Sum(c => c.Answered);
+                Assert.Equal(0, Camcube.Run(cube.StateDirectory, "cube", "kill", Format(victim)).Exit);
+                Assert.True(Wait.Until(() => clients.Sum(c => c.Answered) >= before + 100, TimeSpan.FromSeconds(60)), $"no answers after {Format(victim)} was killed");
+                answeredWhileDown += clients.Sum(c => c.Answered) - before;
+            }
+
+            foreach (var victim in servers.Take(2))
+            {
+                var before = clients.Sum(c => c.Answered);
+                Assert.Equal(0, Camcube.Run(cube.StateDirectory, "cube", "start", Format(victim)).Exit);
+                Assert.True(Wait.Until(() => clients.Sum(c => c.Answered) >= before + 100, TimeSpan.FromSeconds(60)), $"no answers after {Format(victim)} restarted");
+            }
+        }
+        finally
+        {
+            cube.DropEverywhere("0");
+            stop.Cancel();
+            await Task.WhenAll(running).WaitAsync(TimeSpan.FromSeconds(60));
+            foreach (var client in clients)
+            {
+                client.Dispose();
+            }
+        }
+
+        Assert.True(cube.WaitFor(() => Enumerable.Range(0, 27).All(i => cube.Ask(CubeFixture.Shape.CoordinateAt(i), "status").GetProperty("reachable").GetInt32() == 27), TimeSpan.FromSeconds(30)), "the cube did not heal");
+        var history = clients.SelectMany(c => c.History).ToList();
+        var result = LinearizabilityChecker.Check(RegisterSpecification.Instance, history);
+        output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{history.Count} operations, {clients.Sum(c => c.Answered)} answered ({answeredWhileDown} with servers down), {history.Count(o => !o.Completed)} writes of unknown outcome; {result}"));
+        Assert.Equal(LinearizabilityVerdict.Linearizable, result.Verdict);
+    }
+
+    private static string Format(Coordinate c) => string.Create(CultureInfo.InvariantCulture, $"{c.X},{c.Y},{c.Z}");
+}
