@@ -26,56 +26,36 @@ public sealed class KeyValueHistoryTests(CubeFixture cube, ITestOutputHelper out
         var clients = Enumerable.Range(0, frontEnds.Length * ClientsPerFrontEnd)
             .Select(i => new MemcachedRegisterClient(i + 1, cube.KeyValuePort(frontEnds[i % frontEnds.Length]), Key, new Random(i)))
             .ToArray();
-        using var stop = new CancellationTokenSource();
-        var running = clients.Select(client => Task.Factory.StartNew(
-            () =>
-            {
-                while (!stop.IsCancellationRequested && client.History.Count < 20_000)
-                {
-                    client.RunOne();
-                }
-            },
-            CancellationToken.None,
-            TaskCreationOptions.LongRunning,
-            TaskScheduler.Default)).ToArray();
-
+        await using var running = new HistoryClients<MemcachedRegisterClient>(clients, c => c.RunOne(), c => c.History.Count, c => c.Answered);
         var answeredWhileDown = 0;
         cube.DropEverywhere("0.03");
         try
         {
-            Assert.True(Wait.Until(() => clients.Sum(c => c.Answered) >= 200, TimeSpan.FromSeconds(60)), "the clients got no answers before the kills");
+            running.AwaitAnswers(200, "before the kills");
 
             // The primary, then a replica as well: never more than r - 1 of the key's servers down.
             foreach (var victim in servers.Take(2))
             {
-                var before = clients.Sum(c => c.Answered);
                 Assert.Equal(0, Camcube.Run(cube.StateDirectory, "cube", "kill", Format(victim)).Exit);
-                Assert.True(Wait.Until(() => clients.Sum(c => c.Answered) >= before + 100, TimeSpan.FromSeconds(60)), $"no answers after {Format(victim)} was killed");
-                answeredWhileDown += clients.Sum(c => c.Answered) - before;
+                answeredWhileDown += running.AwaitAnswers(100, $"after {Format(victim)} was killed");
             }
 
             foreach (var victim in servers.Take(2))
             {
-                var before = clients.Sum(c => c.Answered);
                 Assert.Equal(0, Camcube.Run(cube.StateDirectory, "cube", "start", Format(victim)).Exit);
-                Assert.True(Wait.Until(() => clients.Sum(c => c.Answered) >= before + 100, TimeSpan.FromSeconds(60)), $"no answers after {Format(victim)} restarted");
+                running.AwaitAnswers(100, $"after {Format(victim)} restarted");
             }
         }
         finally
         {
             cube.DropEverywhere("0");
-            stop.Cancel();
-            await Task.WhenAll(running).WaitAsync(TimeSpan.FromSeconds(60));
-            foreach (var client in clients)
-            {
-                client.Dispose();
-            }
+            await running.StopAsync();
         }
 
         Assert.True(cube.WaitFor(() => Enumerable.Range(0, 27).All(i => cube.Ask(CubeFixture.Shape.CoordinateAt(i), "status").GetProperty("reachable").GetInt32() == 27), TimeSpan.FromSeconds(30)), "the cube did not heal");
         var history = clients.SelectMany(c => c.History).ToList();
         var result = LinearizabilityChecker.Check(RegisterSpecification.Instance, history);
-        output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{history.Count} operations, {clients.Sum(c => c.Answered)} answered ({answeredWhileDown} with servers down), {history.Count(o => !o.Completed)} writes of unknown outcome; {result}"));
+        output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{history.Count} operations, {running.Answered} answered ({answeredWhileDown} with servers down), {history.Count(o => !o.Completed)} writes of unknown outcome; {result}"));
         Assert.Equal(LinearizabilityVerdict.Linearizable, result.Verdict);
     }
 

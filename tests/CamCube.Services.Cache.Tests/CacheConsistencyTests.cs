@@ -1,4 +1,5 @@
 using CamCube.Services.Cache.Tests.Consistency;
+using CamCube.Testing.Freshness;
 using CamCube.Transport.Faults;
 using Xunit.Abstractions;
 
@@ -45,7 +46,7 @@ public sealed class CacheConsistencyTests(ITestOutputHelper output)
     private void AssertSucceedsAndFresh(int seed, FaultOptions faults)
     {
         var scenario = Run(seed, faults);
-        var violations = FreshnessChecker.Violations(scenario.History);
+        var violations = FreshnessChecker.Violations(Entries(scenario.History));
         var failed = scenario.History.Where(r => r.Status is not (CacheStatus.Hit or CacheStatus.Miss or CacheStatus.Stored or CacheStatus.Deleted or CacheStatus.NotFound)).ToList();
         foreach (var line in violations.Concat(failed.Select(r => r.ToString())).Take(20))
         {
@@ -64,7 +65,7 @@ public sealed class CacheConsistencyTests(ITestOutputHelper output)
         scenario.Run();
         var history = scenario.History;
         Assert.True(history.Count(r => r.Operation == CacheOperation.Set) > 1_000, $"only {history.Count(r => r.Operation == CacheOperation.Set)} sets ran");
-        Assert.Empty(FreshnessChecker.Violations(history));
+        Assert.Empty(FreshnessChecker.Violations(Entries(history)));
     }
 
     /// <summary>
@@ -85,7 +86,7 @@ public sealed class CacheConsistencyTests(ITestOutputHelper output)
         var history = scenario.History;
         var hits = history.Count(r => r.Status == CacheStatus.Hit);
         output.WriteLine($"seed {seed}: {history.Count} requests, {hits} hits, {scenario.Kills} kills, {scenario.CutOffs} cut-offs");
-        var violations = FreshnessChecker.Violations(history, missesAllowed: true);
+        var violations = FreshnessChecker.Violations(Entries(history), missesAllowed: true);
         foreach (var line in violations.Take(20).Concat(violations.Count > 0 ? scenario.FaultLog : []))
         {
             output.WriteLine(line);
@@ -95,6 +96,8 @@ public sealed class CacheConsistencyTests(ITestOutputHelper output)
         Assert.True(hits > 50, $"seed {seed}: only {hits} reads hit; the workload did not exercise the copies");
         Assert.Empty(violations);
     }
+
+    private static List<CacheHistoryEntry> Entries(IReadOnlyList<HistoryRequest> history) => [.. history.Select(r => r.ToEntry())];
 
     private ConsistencyScenario Run(int seed, FaultOptions faults)
     {

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Text;
 using CamCube.Services.Reliable;
+using CamCube.Testing.Freshness;
 
 namespace CamCube.Services.Cache.Tests.Consistency;
 
@@ -35,6 +36,26 @@ internal sealed class HistoryRequest : OutstandingRequest<CacheCall, CacheStatus
 
     /// <summary>Gets the value a get returned on a hit.</summary>
     public string? ReadValue => Status == CacheStatus.Hit ? Encoding.ASCII.GetString(_value) : null;
+
+    /// <summary>This request as the freshness checker reads it (times in ticks of virtual time).</summary>
+    public CacheHistoryEntry ToEntry()
+    {
+        var operation = Operation switch
+        {
+            CacheOperation.Get => CacheHistoryOperation.Get,
+            CacheOperation.Delete => CacheHistoryOperation.Delete,
+            CacheOperation.Set => CacheHistoryOperation.Set,
+            _ => throw new InvalidOperationException($"{Operation} has no place in a freshness history."),
+        };
+        var outcome = Status switch
+        {
+            CacheStatus.Hit => CacheHistoryOutcome.Hit,
+            CacheStatus.Miss => CacheHistoryOutcome.Miss,
+            CacheStatus.Stored or CacheStatus.Deleted or CacheStatus.NotFound => CacheHistoryOutcome.Acknowledged,
+            _ => CacheHistoryOutcome.Unknown,
+        };
+        return new CacheHistoryEntry(Client, KeyText, operation, operation == CacheHistoryOperation.Set ? WrittenValue : ReadValue, outcome, InvokedAt.Ticks, CompletedAt.Ticks);
+    }
 
     public override string ToString() =>
         $"client {Client} {Operation} {KeyText}{(WrittenValue is null ? "" : $"={WrittenValue}")} [{InvokedAt.TotalMilliseconds:F3} ms, {(CompletedAt == TimeSpan.MaxValue ? "never" : $"{CompletedAt.TotalMilliseconds:F3} ms")}] -> {Status}{(ReadValue is null ? "" : $" {ReadValue}")} after {Retransmissions} retransmissions";
