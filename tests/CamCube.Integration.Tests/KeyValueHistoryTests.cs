@@ -8,18 +8,19 @@ namespace CamCube.Integration.Tests;
 /// <summary>
 /// The store's promise of linearizability per key, on the 27-process cube: clients on five nodes'
 /// memcached front-ends read, write and swap one key while every node drops 3% of the frames it
-/// receives and two of the key's three servers are killed with SIGKILL and restarted, one after
-/// the other, and the history (times from one
-/// monotonic clock on this host) is checked by <see cref="LinearizabilityChecker"/>.
+/// receives, two of the key's three servers are killed with SIGKILL and restarted, one after the
+/// other, and the primary is then cut off by its six cables and reconnected. The history (times
+/// from one monotonic clock on this host) is checked by <see cref="LinearizabilityChecker"/>.
 /// </summary>
 [Collection(SharedCube.Name)]
 public sealed class KeyValueHistoryTests(CubeFixture cube, ITestOutputHelper output)
 {
     private const string Key = "kvhist:register";
     private const int ClientsPerFrontEnd = 2;
+    private static readonly string[] s_links = ["+x", "-x", "+y", "-y", "+z", "-z"];
 
     [Fact]
-    public async Task RegisterHistoryThroughFiveFrontEndsIsLinearizableUnderLossWhileTheKeysServersAreKilledAndRestarted()
+    public async Task RegisterHistoryThroughFiveFrontEndsIsLinearizableUnderLossWhileTheKeysServersAreKilledRestartedAndCutOff()
     {
         var servers = KeySpace.For(CubeFixture.Shape).GetServersForKey(CamCube.Key.Hash(Encoding.ASCII.GetBytes(Key)), 3);
         var frontEnds = Enumerable.Range(0, 27).Select(i => CubeFixture.Shape.CoordinateAt(i * 5 % 27)).Where(n => !servers.Contains(n)).Take(5).ToArray();
@@ -45,6 +46,28 @@ public sealed class KeyValueHistoryTests(CubeFixture cube, ITestOutputHelper out
                 Assert.Equal(0, Camcube.Run(cube.StateDirectory, "cube", "start", Format(victim)).Exit);
                 running.AwaitAnswers(100, $"after {Format(victim)} restarted");
             }
+
+            // The primary, back, is cut off by its six cables while it holds the key (and has granted
+            // front-end leases): it must serve nothing the others' writes have replaced.
+            var primary = servers[0];
+            try
+            {
+                foreach (var link in s_links)
+                {
+                    Assert.Equal(0, Camcube.Run(cube.StateDirectory, "cube", "cut", Format(primary), link).Exit);
+                }
+
+                running.AwaitAnswers(100, $"after {Format(primary)} was cut off");
+            }
+            finally
+            {
+                foreach (var link in s_links)
+                {
+                    Camcube.Run(cube.StateDirectory, "cube", "restore", Format(primary), link);
+                }
+            }
+
+            running.AwaitAnswers(100, $"after {Format(primary)} was reconnected");
         }
         finally
         {
