@@ -6,7 +6,9 @@ namespace CamCube.Testing.Linearizability;
 /// (linearized operations are lifted out of the list, and each pair of placed operations and
 /// state is explored once), and one more: an operation that leaves the state as it was (a read;
 /// <see cref="ISequentialSpecification{TState, TInput, TOutput}.LeavesStateUnchanged"/>) is placed
-/// as soon as it fits and never tried later, so many concurrent reads do not multiply the search.
+/// as soon as it fits and never tried later, so many concurrent reads do not multiply the search;
+/// and of the operations that may be placed next, those that return soonest are tried first, so an
+/// operation that ran long (through a failure) is not tried early at every step.
 /// Checking each key's operations on their own
 /// (<see cref="CheckEachKey{TKey, TState, TInput, TOutput}"/>) is sound for objects whose keys
 /// are independent, and keeps each search small.

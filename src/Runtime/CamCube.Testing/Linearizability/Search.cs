@@ -10,6 +10,7 @@ internal sealed class Search<TState, TInput, TOutput>
     private readonly HistoryEntry _head = new(-1, isCall: false, long.MinValue);
     private readonly HashSet<LinearizedSet<TState>> _explored = [];
     private readonly Stack<Frame> _placed = new();
+    private readonly List<HistoryEntry> _candidates = [];
     private readonly ulong[] _placedBits;
     private HistoryOperation<TInput, TOutput>? _stuck;
     private int _stuckDepth = -1;
@@ -34,7 +35,7 @@ internal sealed class Search<TState, TInput, TOutput>
     public LinearizabilityResult<TInput, TOutput> Run()
     {
         var state = _specification.Initial;
-        HistoryEntry? entry = null;
+        var next = 0;
         var firstAlternative = 0;
         var atNewPosition = true;
         while (true)
@@ -55,27 +56,23 @@ internal sealed class Search<TState, TInput, TOutput>
                     case QueryPlacement.SeenBefore:
                         // The query fits here and was placed here before, to no end: nothing else
                         // placed here can do better (ISequentialSpecification.LeavesStateUnchanged).
-                        if (!TryBacktrack(ref state, out entry, out firstAlternative))
+                        if (!TryBacktrack(ref state, out next, out firstAlternative))
                         {
                             return Result(LinearizabilityVerdict.NotLinearizable);
                         }
 
                         continue;
                     default:
-                        entry = _head.Next;
+                        FindCandidates();
+                        next = 0;
                         firstAlternative = 0;
                         break;
                 }
             }
 
-            if (entry is null)
+            if (next < _candidates.Count)
             {
-                return Result(LinearizabilityVerdict.Linearizable);
-            }
-
-            if (entry.IsCall)
-            {
-                if (TryPlace(entry, ref state, firstAlternative))
+                if (TryPlace(next, ref state, firstAlternative))
                 {
                     if (_explored.Count >= _statesExploredMax)
                     {
@@ -86,25 +83,26 @@ internal sealed class Search<TState, TInput, TOutput>
                 }
                 else
                 {
-                    entry = entry.Next;
+                    next++;
                 }
 
                 firstAlternative = 0;
+                continue;
             }
-            else if (!_history[entry.Operation].Completed)
+
+            // Nothing more can be placed here. If only operations whose outcome was never learned are
+            // left (their returns sort last), they may never have taken effect: the order is found.
+            var firstReturn = FirstReturn();
+            if (firstReturn is null || !_history[firstReturn.Operation].Completed)
             {
-                // Only the returns of operations whose outcome was never learned are left (they sort
-                // last): every completed operation is placed, and these may never have taken effect.
                 return Result(LinearizabilityVerdict.Linearizable);
             }
-            else
+
+            // A completed operation returns before it could be placed: undo the last placement.
+            NoteStuck(firstReturn);
+            if (!TryBacktrack(ref state, out next, out firstAlternative))
             {
-                // A completed operation returned before it could be placed: undo the last placement.
-                NoteStuck(entry);
-                if (!TryBacktrack(ref state, out entry, out firstAlternative))
-                {
-                    return Result(LinearizabilityVerdict.NotLinearizable);
-                }
+                return Result(LinearizabilityVerdict.NotLinearizable);
             }
         }
     }
@@ -114,7 +112,7 @@ internal sealed class Search<TState, TInput, TOutput>
     /// goes on; false when none has (no order explains the history). A query placed as soon as it
     /// fitted has none: whatever order starts otherwise at its position, one starting with it does as well.
     /// </summary>
-    private bool TryBacktrack(ref TState state, out HistoryEntry? entry, out int firstAlternative)
+    private bool TryBacktrack(ref TState state, out int next, out int firstAlternative)
     {
         while (_placed.TryPop(out var frame))
         {
@@ -123,15 +121,44 @@ internal sealed class Search<TState, TInput, TOutput>
             frame.Entry.Unlift();
             if (!frame.QueryPlacedFirst)
             {
-                entry = frame.Entry;
+                // The list is as it was at that position, so the candidates come out in the same order.
+                FindCandidates();
+                next = frame.Candidate;
                 firstAlternative = frame.Alternative + 1;
                 return true;
             }
         }
 
-        entry = null;
+        next = 0;
         firstAlternative = 0;
         return false;
+    }
+
+    /// <summary>
+    /// Lists the operations that may be placed next (the calls before the first return in the list),
+    /// those that return soonest first: an operation that returns soon must be placed soon, while
+    /// one that runs long (through a failure, say) can wait, so the search rarely tries it early in vain.
+    /// </summary>
+    private void FindCandidates()
+    {
+        _candidates.Clear();
+        for (var call = _head.Next; call is not null && call.IsCall; call = call.Next)
+        {
+            _candidates.Add(call);
+        }
+
+        _candidates.Sort(static (a, b) => a.Match!.Time != b.Match!.Time ? a.Match.Time.CompareTo(b.Match.Time) : a.Operation.CompareTo(b.Operation));
+    }
+
+    private HistoryEntry? FirstReturn()
+    {
+        var entry = _head.Next;
+        while (entry is { IsCall: true })
+        {
+            entry = entry.Next;
+        }
+
+        return entry;
     }
 
     /// <summary>
@@ -159,7 +186,7 @@ internal sealed class Search<TState, TInput, TOutput>
                 return QueryPlacement.SeenBefore;
             }
 
-            _placed.Push(new Frame(call, state, 0, QueryPlacedFirst: true));
+            _placed.Push(new Frame(call, state, 0, 0, QueryPlacedFirst: true));
             state = next;
             call.Lift();
             return QueryPlacement.Placed;
@@ -168,8 +195,9 @@ internal sealed class Search<TState, TInput, TOutput>
         return QueryPlacement.None;
     }
 
-    private bool TryPlace(HistoryEntry call, ref TState state, int firstAlternative)
+    private bool TryPlace(int candidate, ref TState state, int firstAlternative)
     {
+        var call = _candidates[candidate];
         var operation = _history[call.Operation];
         var alternative = 0;
         foreach (var next in NextStates(operation, state))
@@ -182,7 +210,7 @@ internal sealed class Search<TState, TInput, TOutput>
             Mark(call.Operation);
             if (_explored.Add(new LinearizedSet<TState>((ulong[])_placedBits.Clone(), next)))
             {
-                _placed.Push(new Frame(call, state, alternative - 1, QueryPlacedFirst: false));
+                _placed.Push(new Frame(call, state, alternative - 1, candidate, QueryPlacedFirst: false));
                 state = next;
                 call.Lift();
                 return true;
@@ -250,7 +278,7 @@ internal sealed class Search<TState, TInput, TOutput>
 
     private void Unmark(int operation) => _placedBits[operation / 64] &= ~(1UL << (operation % 64));
 
-    private readonly record struct Frame(HistoryEntry Entry, TState StateBefore, int Alternative, bool QueryPlacedFirst);
+    private readonly record struct Frame(HistoryEntry Entry, TState StateBefore, int Alternative, int Candidate, bool QueryPlacedFirst);
 
     private enum QueryPlacement
     {
