@@ -54,8 +54,9 @@ public sealed class LinearizabilityTests(ITestOutputHelper output)
     /// Four clients on each of the five nodes, with the frame faults and server failures above: more
     /// operations of a key in flight at once. Before the checker placed reads as soon as they fitted,
     /// most of these histories were too big for it (inconclusive at its bound). Seed 17 found a
-    /// write run twice: every server that noted its id had restarted with an empty disk, one at a
-    /// time, and had caught up on its key's newest value only (catch-up offers now carry the ids).
+    /// write run twice: every server that noted its id had died or restarted with an empty disk, one
+    /// at a time, and the restarted ones had caught up on the key's newest value only (catch-up
+    /// offers now carry the ids).
     /// </summary>
     [Theory]
     [InlineData(17)]
