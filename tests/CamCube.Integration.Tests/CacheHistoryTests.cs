@@ -17,7 +17,6 @@ namespace CamCube.Integration.Tests;
 public sealed class CacheHistoryTests(CubeFixture cube, ITestOutputHelper output)
 {
     private const int ClientsPerFrontEnd = 2;
-    private static readonly string[] s_links = ["+x", "-x", "+y", "-y", "+z", "-z"];
 
     [Fact]
     public async Task NoHitIsStaleThroughFiveFrontEndsUnderLossWhileRootsAreKilledAndCutOff()
@@ -71,23 +70,7 @@ public sealed class CacheHistoryTests(CubeFixture cube, ITestOutputHelper output
     /// <summary>Cuts <paramref name="root"/>'s six cables while the clients run, then reconnects it while they still run.</summary>
     private void CutOffAndReconnect(HistoryClients<MemcachedCacheHistoryClient> running, Coordinate root)
     {
-        try
-        {
-            foreach (var link in s_links)
-            {
-                Assert.Equal(0, Camcube.Run(cube.StateDirectory, "cube", "cut", Format(root), link).Exit);
-            }
-
-            running.AwaitAnswers(200, $"after {Format(root)} was cut off");
-        }
-        finally
-        {
-            foreach (var link in s_links)
-            {
-                Camcube.Run(cube.StateDirectory, "cube", "restore", Format(root), link);
-            }
-        }
-
+        cube.CutOffWhile(root, () => running.AwaitAnswers(200, $"after {Format(root)} was cut off"));
         running.AwaitAnswers(200, $"after {Format(root)} was reconnected");
     }
 

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Text.Json;
 using CamCube.Cli.Cube;
 
@@ -7,6 +8,8 @@ namespace CamCube.Integration.Tests;
 public sealed class CubeFixture : IDisposable
 {
     public static readonly TorusShape Shape = new(3, 3, 3);
+
+    private static readonly string[] s_links = ["+x", "-x", "+y", "-y", "+z", "-z"];
 
     public CubeFixture()
     {
@@ -69,6 +72,33 @@ public sealed class CubeFixture : IDisposable
     {
         var (exit, output, error) = Camcube.Run(StateDirectory, "cube", "faults", "all", "--drop", probability);
         Assert.True(exit == 0, $"cube faults all --drop {probability}: {output}{error}");
+    }
+
+    /// <summary>
+    /// Cuts all six cables of <paramref name="node"/> (<c>cube cut</c>), runs <paramref name="whileCutOff"/>,
+    /// and restores them (<c>cube restore</c>) whatever it did; the node keeps running meanwhile.
+    /// </summary>
+    public void CutOffWhile(Coordinate node, Action whileCutOff)
+    {
+        ArgumentNullException.ThrowIfNull(whileCutOff);
+        var name = string.Create(CultureInfo.InvariantCulture, $"{node.X},{node.Y},{node.Z}");
+        try
+        {
+            foreach (var link in s_links)
+            {
+                var (exit, output, error) = Camcube.Run(StateDirectory, "cube", "cut", name, link);
+                Assert.True(exit == 0, $"cube cut {name} {link}: {output}{error}");
+            }
+
+            whileCutOff();
+        }
+        finally
+        {
+            foreach (var link in s_links)
+            {
+                Camcube.Run(StateDirectory, "cube", "restore", name, link);
+            }
+        }
     }
 
     /// <summary>Polls a condition on the cube (over its control sockets) until it holds or the timeout passes.</summary>

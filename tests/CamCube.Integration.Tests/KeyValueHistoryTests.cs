@@ -17,7 +17,6 @@ public sealed class KeyValueHistoryTests(CubeFixture cube, ITestOutputHelper out
 {
     private const string Key = "kvhist:register";
     private const int ClientsPerFrontEnd = 2;
-    private static readonly string[] s_links = ["+x", "-x", "+y", "-y", "+z", "-z"];
 
     [Fact]
     public async Task RegisterHistoryThroughFiveFrontEndsIsLinearizableUnderLossWhileTheKeysServersAreKilledRestartedAndCutOff()
@@ -50,23 +49,7 @@ public sealed class KeyValueHistoryTests(CubeFixture cube, ITestOutputHelper out
             // The primary, back, is cut off by its six cables while it holds the key (and has granted
             // front-end leases): it must serve nothing the others' writes have replaced.
             var primary = servers[0];
-            try
-            {
-                foreach (var link in s_links)
-                {
-                    Assert.Equal(0, Camcube.Run(cube.StateDirectory, "cube", "cut", Format(primary), link).Exit);
-                }
-
-                running.AwaitAnswers(100, $"after {Format(primary)} was cut off");
-            }
-            finally
-            {
-                foreach (var link in s_links)
-                {
-                    Camcube.Run(cube.StateDirectory, "cube", "restore", Format(primary), link);
-                }
-            }
-
+            cube.CutOffWhile(primary, () => running.AwaitAnswers(100, $"after {Format(primary)} was cut off"));
             running.AwaitAnswers(100, $"after {Format(primary)} was reconnected");
         }
         finally
