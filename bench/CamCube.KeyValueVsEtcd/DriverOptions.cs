@@ -65,6 +65,12 @@ internal sealed record DriverOptions
     /// </summary>
     public TimeSpan WarmUp { get; init; }
 
+    /// <summary>
+    /// Gets how many commit threads the nodes of an in-process target share
+    /// (<see cref="CamCube.Services.KeyValue.KeyValueCommitPool"/>; 0: a thread per node).
+    /// </summary>
+    public int InProcessCommitThreads { get; init; } = 8;
+
     /// <summary>Gets the longest the whole run may take before it is cancelled (and everything it started stopped).</summary>
     public TimeSpan RunDurationMax { get; init; } = TimeSpan.FromMinutes(30);
 
@@ -115,6 +121,7 @@ internal sealed record DriverOptions
             StorePortBase = arguments.Int("store-port-base", 25500, min: 1024),
             CubeArguments = (arguments.Text("cube-args") ?? "--no-memcached").Split(' ', StringSplitOptions.RemoveEmptyEntries),
             StoreDurability = arguments.Text("store-durability") ?? StoreDurabilityDefault,
+            InProcessCommitThreads = arguments.Int("inproc-commit-threads", 8, min: 0),
             RunDurationMax = TimeSpan.FromMinutes(arguments.Int("minutes-max", 30)),
         };
     }

@@ -16,10 +16,12 @@ internal sealed class InProcessStoreCube : IAsyncDisposable
     private readonly RealTimeCube _cube;
     private readonly List<SqliteKeyValueStorage> _storages;
     private readonly string _directory;
+    private readonly KeyValueCommitPool? _commitPool;
 
-    private InProcessStoreCube(RealTimeCube cube, List<SqliteKeyValueStorage> storages, string directory, IReadOnlyList<IKeyValueStore> stores)
+    private InProcessStoreCube(RealTimeCube cube, KeyValueCommitPool? commitPool, List<SqliteKeyValueStorage> storages, string directory, IReadOnlyList<IKeyValueStore> stores)
     {
         _cube = cube;
+        _commitPool = commitPool;
         _storages = storages;
         _directory = directory;
         Stores = stores;
@@ -46,27 +48,30 @@ internal sealed class InProcessStoreCube : IAsyncDisposable
     /// <summary>Starts the cube and waits until its links are up.</summary>
     /// <param name="shape">The cube's shape, e.g. 3x3x3.</param>
     /// <param name="options">The store's settings on every node.</param>
+    /// <param name="commitThreads">How many commit threads the nodes share; 0: a thread per node.</param>
     /// <returns>The running cube.</returns>
-    public static async Task<InProcessStoreCube> StartAsync(string shape, KeyValueServiceOptions options)
+    public static async Task<InProcessStoreCube> StartAsync(string shape, KeyValueServiceOptions options, int commitThreads)
     {
         var directory = Directory.CreateTempSubdirectory("camcube-kvbench-inproc-").FullName;
         var storages = new List<SqliteKeyValueStorage>();
         var services = new List<KeyValueService>();
+        var commitPool = commitThreads > 0 ? new KeyValueCommitPool(commitThreads) : null;
         try
         {
             var cube = await RealTimeCube.StartAsync(TorusShape.Parse(shape), node =>
             {
                 var storage = SqliteKeyValueStorage.Open(Path.Combine(directory, $"node-{services.Count}.db"));
                 storages.Add(storage);
-                // The nodes share one loop here: every commit on its thread, so that one node's disk write holds up no other node.
-                var service = new KeyValueService(storage, options with { Commits = CommitMode.OnCommitThread });
+                // The nodes share one loop here: every commit off the loop, so that one node's disk write holds up no other node.
+                var service = new KeyValueService(storage, options with { Commits = CommitMode.OnCommitThread, CommitPool = commitPool });
                 services.Add(service);
                 node.Register(service);
             }, TimeSpan.FromSeconds(60)).ConfigureAwait(false);
-            return new InProcessStoreCube(cube, storages, directory, services);
+            return new InProcessStoreCube(cube, commitPool, storages, directory, services);
         }
         catch
         {
+            commitPool?.Dispose();
             Delete(storages, directory);
             throw;
         }
@@ -76,6 +81,7 @@ internal sealed class InProcessStoreCube : IAsyncDisposable
     public ValueTask DisposeAsync()
     {
         _cube.Dispose();
+        _commitPool?.Dispose();
         Delete(_storages, _directory);
         return ValueTask.CompletedTask;
     }

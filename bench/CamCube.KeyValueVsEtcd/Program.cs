@@ -16,6 +16,7 @@ internal static class Program
                 (--cube-cli out/camcube.dll [--cube-shape 3x3x3] [--cube-port-base 25300] [--store-port-option --kv-port]
                  [--store-port-base 25500] [--cube-args "--no-memcached"] | --store-frontends 127.0.0.1:11311,...)
                 [--sizes 128,4096] [--concurrency 1,16,64] [--ops 4000] [--seconds 8] [--keys-per-worker 16] [--warm-up-seconds 20]
+                [--inproc-commit-threads 8]
                 [--etcd etcd] [--etcd-port-base 23790] [--minutes-max 30]
           smoke [--etcd etcd] [--etcd-port-base 23790]   (etcd only, a few operations per cell; exit 0 when every one succeeded)
         """;
@@ -84,7 +85,7 @@ internal static class Program
                 }
                 else if (InProcessStoreCube.OptionsOf(name) is { } storeOptions)
                 {
-                    var started = await InProcessStoreCube.StartAsync(options.CubeShape, storeOptions).ConfigureAwait(false);
+                    var started = await InProcessStoreCube.StartAsync(options.CubeShape, storeOptions, options.InProcessCommitThreads).ConfigureAwait(false);
                     inProcess.Add(started);
                     targets.Add(new KeyValueStoreTarget(name, started.Stores, InProcessStoreCube.Durability));
                 }

@@ -25,41 +25,6 @@ public sealed class ThreadCommitterTests
     }
 
     [Fact]
-    public async Task WriteIsRefusedWithTheLimitsNameWhenTheQueueIsFull()
-    {
-        using var storage = new BlockingStorage();
-        using var committer = new ThreadCommitter(storage, writesMax: 3, "test", new KeyValueStatistics());
-        var underWay = committer.Add(Write(0));
-        storage.WaitForCommit();
-        var waiting = Enumerable.Range(1, 3).Select(i => committer.Add(Write(i))).ToArray();
-        Assert.False(committer.HasRoom);
-
-        var refused = await Assert.ThrowsAsync<InvalidOperationException>(() => committer.Add(Write(4)));
-        Assert.Contains("CommitQueueWritesMax", refused.Message, StringComparison.Ordinal);
-        storage.Release(2);
-        await Task.WhenAll([underWay, .. waiting]);
-        Assert.True(committer.HasRoom);
-        Assert.Null(storage.Read(Key.FromString("k4")));
-    }
-
-    [Fact]
-    public async Task DisposeCommitsWhatWaitsAndLaterWritesFail()
-    {
-        using var storage = new BlockingStorage();
-        var committer = new ThreadCommitter(storage, writesMax: 100, "test", new KeyValueStatistics());
-        var underWay = committer.Add(Write(0));
-        storage.WaitForCommit();
-        var waiting = committer.Add(Write(1));
-        storage.Release(2);
-        committer.Dispose();
-
-        Assert.True(await underWay);
-        Assert.True(await waiting);
-        Assert.Equal(2, storage.Count);
-        await Assert.ThrowsAsync<ObjectDisposedException>(() => committer.Add(Write(2)));
-    }
-
-    [Fact]
     public async Task FlushCompletesWhenEveryWriteAddedBeforeIsCommitted()
     {
         using var storage = new BlockingStorage();

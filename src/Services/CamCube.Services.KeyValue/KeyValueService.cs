@@ -76,7 +76,9 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         StartLeaseClock();
         StartFrontEndLeases();
         var onThread = _options.Commits == CommitMode.OnCommitThread || (_options.Commits == CommitMode.Automatic && _storage.IsDurable);
-        _committer = onThread
+        _committer = _options.CommitPool is { } pool
+            ? new PooledCommitter(_storage, pool, _options.CommitQueueWritesMax, node.Self.ToString(), Statistics)
+            : onThread
             ? new ThreadCommitter(_storage, _options.CommitQueueWritesMax, node.Self.ToString(), Statistics, _options.Commits == CommitMode.Automatic ? node : null)
             : new LoopCommitter(_storage, node, Statistics);
         LoadPromises();

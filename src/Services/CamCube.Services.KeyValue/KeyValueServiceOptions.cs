@@ -106,6 +106,14 @@ public sealed record KeyValueServiceOptions
     public CommitMode Commits { get; init; } = CommitMode.Automatic;
 
     /// <summary>
+    /// Gets commit threads this server shares with the other servers of its process, or null (the
+    /// default: a thread of its own, as <see cref="Commits"/> says). For many nodes in one process
+    /// that share one loop, where a thread per server would crowd the cores; the pool's owner
+    /// disposes it after the servers stopped. Not with <see cref="CommitMode.OnLoop"/>.
+    /// </summary>
+    public KeyValueCommitPool? CommitPool { get; init; }
+
+    /// <summary>
     /// Gets how many writes may wait for a commit on a commit thread, beside the commit under way
     /// (4,096 by default). When the queue is full, the key's primary answers that it cannot serve
     /// the write now (the caller asks again until its time is up), and a replica refuses the write
@@ -155,6 +163,11 @@ public sealed record KeyValueServiceOptions
         if (!Enum.IsDefined(Commits))
         {
             throw new ArgumentOutOfRangeException(nameof(Commits), Commits, "Not a commit mode.");
+        }
+
+        if (CommitPool is not null && Commits == CommitMode.OnLoop)
+        {
+            throw new ArgumentException("Commits is OnLoop, so this server commits on its loop; a CommitPool is for commits off the loop: set one or the other.", nameof(CommitPool));
         }
     }
 }

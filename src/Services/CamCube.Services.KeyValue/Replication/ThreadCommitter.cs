@@ -12,27 +12,19 @@ namespace CamCube.Services.KeyValue.Replication;
 /// context posts it back), so this thread touches only the queue and the storage. The queue holds
 /// at most <c>writesMax</c> writes; past that a write is refused.
 /// </summary>
-internal sealed class ThreadCommitter : Committer
+internal sealed class ThreadCommitter : QueueingCommitter
 {
     /// <summary>The most writes a commit on the loop holds; a larger batch goes to the thread, so the loop never waits for a long commit.</summary>
     public const int OnLoopWritesMax = 4;
 
     private readonly IKeyValueStorage _storage;
-    private readonly int _writesMax;
-    private readonly string _name;
     private readonly INodeContext? _loop;
     private readonly KeyValueStatistics _statistics;
-    private readonly object _gate = new();
     private readonly Thread _thread;
-    private CommitBatch _filling = new();
-    private CommitBatch _threadBatch = new();
-    private CommitBatch _loopBatch = new();
-    private Task _last = Task.CompletedTask;
     private int _held;
     private bool _threadAsked;
     private bool _threadCommitting;
     private bool _loopPosted;
-    private bool _stopping;
 
     /// <summary>Starts the committer's thread.</summary>
     /// <param name="storage">Where the writes go.</param>
@@ -41,10 +33,9 @@ internal sealed class ThreadCommitter : Committer
     /// <param name="statistics">Where the commits are counted, on the loop and on the thread.</param>
     /// <param name="loop">The node whose loop adds the writes and commits a turn's few when the thread is idle; null: every commit on the thread.</param>
     public ThreadCommitter(IKeyValueStorage storage, int writesMax, string name, KeyValueStatistics statistics, INodeContext? loop = null)
+        : base(writesMax, name)
     {
         _storage = storage;
-        _writesMax = writesMax;
-        _name = name;
         _loop = loop;
         _statistics = statistics;
         _thread = new Thread(Run) { IsBackground = true, Name = $"kv commit {name}" };
@@ -52,51 +43,9 @@ internal sealed class ThreadCommitter : Committer
     }
 
     /// <inheritdoc/>
-    public override bool HasRoom
-    {
-        get
-        {
-            lock (_gate)
-            {
-                return _filling.Count < _writesMax;
-            }
-        }
-    }
-
-    /// <inheritdoc/>
-    public override Task<bool> Add(StorageWrite write)
-    {
-        Task<bool> kept;
-        bool post;
-        lock (_gate)
-        {
-            if (_stopping)
-            {
-                return Task.FromException<bool>(new ObjectDisposedException(nameof(ThreadCommitter), $"The store at {_name} stopped before the write was committed."));
-            }
-
-            if (_filling.Count >= _writesMax)
-            {
-                return Task.FromException<bool>(new InvalidOperationException($"The store's commit queue at {_name} holds {_writesMax} writes (KeyValueServiceOptions.CommitQueueWritesMax): the disk is behind, the write is refused."));
-            }
-
-            kept = _filling.Add(write);
-            _last = kept;
-            post = _held == 0 && Schedule();
-        }
-
-        if (post)
-        {
-            PostToLoop();
-        }
-
-        return kept;
-    }
-
-    /// <inheritdoc/>
     public override void Hold()
     {
-        lock (_gate)
+        lock (Gate)
         {
             _held++;
         }
@@ -106,9 +55,9 @@ internal sealed class ThreadCommitter : Committer
     public override void Release()
     {
         bool post;
-        lock (_gate)
+        lock (Gate)
         {
-            post = --_held == 0 && _filling.Count > 0 && Schedule();
+            post = --_held == 0 && Waiting > 0 && Schedule();
         }
 
         if (post)
@@ -117,31 +66,28 @@ internal sealed class ThreadCommitter : Committer
         }
     }
 
-    /// <inheritdoc/>
-    public override Task FlushAsync()
-    {
-        lock (_gate)
-        {
-            return _last;
-        }
-    }
-
     /// <summary>Commits what waits, then stops the thread and waits for it.</summary>
     public override void Dispose()
     {
-        lock (_gate)
+        lock (Gate)
         {
-            if (_stopping)
+            if (Stopping)
             {
                 return;
             }
 
-            _stopping = true;
-            Monitor.PulseAll(_gate);
+            Stopping = true;
+            Monitor.PulseAll(Gate);
         }
 
         _thread.Join();
     }
+
+    /// <inheritdoc/>
+    protected override bool OnAdded() => _held == 0 && Schedule();
+
+    /// <inheritdoc/>
+    protected override void AfterAdded() => PostToLoop();
 
     /// <summary>Decides, under the gate, who commits what waits: true to post a commit on the loop, else the thread was asked (or already was).</summary>
     private bool Schedule()
@@ -151,7 +97,7 @@ internal sealed class ThreadCommitter : Committer
             return false;
         }
 
-        if (_loop is not null && !_threadCommitting && _filling.Count <= OnLoopWritesMax)
+        if (_loop is not null && !_threadCommitting && Waiting <= OnLoopWritesMax)
         {
             _loopPosted = true;
             return true;
@@ -164,14 +110,14 @@ internal sealed class ThreadCommitter : Committer
     private void AskThread()
     {
         _threadAsked = true;
-        Monitor.Pulse(_gate);
+        Monitor.Pulse(Gate);
     }
 
     private void PostToLoop()
     {
         if (!_loop!.TryPost(static state => ((ThreadCommitter)state!).CommitOnLoop(), this))
         {
-            lock (_gate)
+            lock (Gate)
             {
                 _loopPosted = false;
                 AskThread();
@@ -183,16 +129,16 @@ internal sealed class ThreadCommitter : Committer
     private void CommitOnLoop()
     {
         CommitBatch batch;
-        lock (_gate)
+        lock (Gate)
         {
             _loopPosted = false;
-            if (_filling.Count == 0 || _held > 0)
+            if (Waiting == 0 || _held > 0)
             {
                 // A hold began after the post: its Release schedules the writes.
                 return;
             }
 
-            if (_stopping || _threadCommitting || _threadAsked || _filling.Count > OnLoopWritesMax)
+            if (Stopping || _threadCommitting || _threadAsked || Waiting > OnLoopWritesMax)
             {
                 if (!_threadAsked)
                 {
@@ -203,12 +149,11 @@ internal sealed class ThreadCommitter : Committer
             }
 
             // The thread is idle and the loop adds every write, so nothing else commits until this returns.
-            (_filling, _loopBatch) = (_loopBatch, _filling);
-            batch = _loopBatch;
+            batch = TakeWaiting();
         }
 
         _statistics.CommitsOnLoop++;
-        batch.CommitTo(_storage);
+        Commit(batch, _storage);
     }
 
     private void Run()
@@ -217,24 +162,23 @@ internal sealed class ThreadCommitter : Committer
         {
             CommitBatch batch;
             bool stop;
-            lock (_gate)
+            lock (Gate)
             {
                 _threadCommitting = false;
-                while (!_threadAsked && !_stopping)
+                while (!_threadAsked && !Stopping)
                 {
-                    Monitor.Wait(_gate);
+                    Monitor.Wait(Gate);
                 }
 
                 _threadAsked = false;
-                if (_held > 0 && !_stopping)
+                if (_held > 0 && !Stopping)
                 {
                     // Release asks again once the writes held together are all in.
                     continue;
                 }
 
-                (_filling, _threadBatch) = (_threadBatch, _filling);
-                batch = _threadBatch;
-                stop = _stopping;
+                batch = TakeWaiting();
+                stop = Stopping;
                 _threadCommitting = true;
             }
 
@@ -244,7 +188,8 @@ internal sealed class ThreadCommitter : Committer
                 _statistics.CommitsOnThread++;
             }
 
-            batch.CommitTo(_storage);
+            Commit(batch, _storage);
+
             if (stop)
             {
                 return;

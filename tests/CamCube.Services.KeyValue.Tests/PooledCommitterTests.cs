@@ -1,0 +1,163 @@
+using CamCube.Services.KeyValue.Replication;
+using CamCube.Services.KeyValue.Storage;
+using CamCube.Testing;
+
+namespace CamCube.Services.KeyValue.Tests;
+
+/// <summary>Commits on threads shared by many servers' stores (<see cref="KeyValueCommitPool"/>).</summary>
+public sealed class PooledCommitterTests
+{
+    private static StorageWrite Write(int i) => new(Key.FromString($"k{i}"), new StoredValue(1, [(byte)i]));
+
+    [Fact]
+    public async Task WritesAddedWhileTheServersCommitRunsShareItsNextCommit()
+    {
+        using var storage = new BlockingStorage();
+        using var pool = new KeyValueCommitPool(threads: 2);
+        using var committer = new PooledCommitter(storage, pool, writesMax: 100, "test", new KeyValueStatistics());
+        var first = committer.Add(Write(0));
+        storage.WaitForCommit();
+        var later = Enumerable.Range(1, 10).Select(i => committer.Add(Write(i))).ToArray();
+        Assert.False(first.IsCompleted);
+
+        // The pool's second thread is free, yet the server's next commit waits for its first: they stay in order.
+        storage.Release(2);
+        Assert.True(await first);
+        Assert.All(await Task.WhenAll(later), Assert.True);
+        Assert.Equal([1, 10], storage.CommitSizes);
+    }
+
+    [Fact]
+    public async Task OneThreadCommitsForTwoServersInTurn()
+    {
+        using var first = new BlockingStorage();
+        using var second = new BlockingStorage();
+        using var pool = new KeyValueCommitPool(threads: 1);
+        var statistics = new KeyValueStatistics();
+        using var a = new PooledCommitter(first, pool, writesMax: 100, "a", statistics);
+        using var b = new PooledCommitter(second, pool, writesMax: 100, "b", statistics);
+        var atA = a.Add(Write(0));
+        first.WaitForCommit();
+        var atB = b.Add(Write(1));
+
+        // The one thread is held by a's commit: b's write waits for it.
+        first.Release();
+        Assert.True(await atA);
+        second.WaitForCommit();
+        Assert.False(atB.IsCompleted);
+        second.Release();
+        Assert.True(await atB);
+        Assert.Equal(2, statistics.CommitsOnThread);
+    }
+
+    [Fact]
+    public async Task TwoThreadsCommitForTwoServersAtOnce()
+    {
+        using var first = new BlockingStorage();
+        using var second = new BlockingStorage();
+        using var pool = new KeyValueCommitPool(threads: 2);
+        using var a = new PooledCommitter(first, pool, writesMax: 100, "a", new KeyValueStatistics());
+        using var b = new PooledCommitter(second, pool, writesMax: 100, "b", new KeyValueStatistics());
+        var atA = a.Add(Write(0));
+        var atB = b.Add(Write(1));
+
+        // Both commits have started before either is let go.
+        first.WaitForCommit();
+        second.WaitForCommit();
+        first.Release();
+        second.Release();
+        Assert.True(await atA);
+        Assert.True(await atB);
+    }
+
+    [Fact]
+    public async Task HeldWritesShareOneCommitOnceReleased()
+    {
+        using var storage = new BlockingStorage();
+        using var pool = new KeyValueCommitPool(threads: 1);
+        using var committer = new PooledCommitter(storage, pool, writesMax: 100, "test", new KeyValueStatistics());
+        committer.Hold();
+        var writes = Enumerable.Range(0, 5).Select(i => committer.Add(Write(i))).ToArray();
+        committer.Release();
+        storage.WaitForCommit();
+        storage.Release();
+
+        Assert.All(await Task.WhenAll(writes), Assert.True);
+        Assert.Equal([5], storage.CommitSizes);
+    }
+
+    [Fact]
+    public async Task WritesAddedAfterThePoolStoppedAreCommittedByTheirCaller()
+    {
+        using var storage = new MemoryKeyValueStorage();
+        var pool = new KeyValueCommitPool(threads: 1);
+        using var committer = new PooledCommitter(storage, pool, writesMax: 100, "test", new KeyValueStatistics());
+        pool.Dispose();
+
+        var kept = committer.Add(Write(0));
+
+        Assert.True(kept.IsCompleted);
+        Assert.True(await kept);
+        Assert.NotNull(storage.Read(Key.FromString("k0")));
+    }
+
+    [Fact]
+    public void PoolOfNoThreadsIsRefused() =>
+        Assert.Throws<ArgumentOutOfRangeException>(() => new KeyValueCommitPool(threads: 0));
+
+    [Fact]
+    public void CommitPoolWithCommitsOnTheLoopIsRefusedWithBothNames()
+    {
+        using var pool = new KeyValueCommitPool(threads: 1);
+        var options = new KeyValueServiceOptions { Commits = CommitMode.OnLoop, CommitPool = pool };
+
+        var refused = Assert.Throws<ArgumentException>(options.Validate);
+        Assert.Contains("OnLoop", refused.Message, StringComparison.Ordinal);
+        Assert.Contains("CommitPool", refused.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task ConcurrentPutsOfACubeSharingTwoCommitThreadsAreOnEveryReplicasDisk()
+    {
+        var shape = new TorusShape(3, 3, 3);
+        var directory = Directory.CreateTempSubdirectory("camcube-kv-pool-").FullName;
+        var disks = new Dictionary<Coordinate, SqliteKeyValueStorage>();
+        var keys = Enumerable.Range(0, 60).Select(i => Key.FromString($"pooled-{i}")).ToArray();
+        WriteOutcome[] written;
+        try
+        {
+            using (var pool = new KeyValueCommitPool(threads: 2))
+            {
+                using var cube = await RealTimeCube.StartAsync(shape, node =>
+                {
+                    var disk = SqliteKeyValueStorage.Open(Path.Combine(directory, $"{node.Self.X}-{node.Self.Y}-{node.Self.Z}.db"));
+                    disks.Add(node.Self, disk);
+                    node.Register(new KeyValueService(disk, new KeyValueServiceOptions { Commits = CommitMode.OnCommitThread, CommitPool = pool }));
+                }, TimeSpan.FromSeconds(60));
+                var stores = Enumerable.Range(0, (int)shape.ServerCount).Select(i => cube[shape.CoordinateAt(i)].GetService<KeyValueService>()!).ToArray();
+                written = await Task.WhenAll(keys.Select((key, i) => stores[i % stores.Length].PutAsync(key, BitConverter.GetBytes(i))));
+                Assert.All(written, outcome => Assert.Equal(WriteStatus.Written, outcome.Status));
+                Assert.True(stores.Sum(store => store.Statistics.CommitsOnThread) > 0);
+                Assert.Equal(0, stores.Sum(store => store.Statistics.CommitsOnLoop));
+            }
+
+            // The cube and the pool have stopped: what each replica's database holds now is what it committed.
+            for (var i = 0; i < keys.Length; i++)
+            {
+                foreach (var server in KeySpace.For(shape).GetServersForKey(keys[i], 3))
+                {
+                    Assert.Equal(written[i].Version, disks[server].Read(keys[i])!.Version);
+                }
+            }
+        }
+        finally
+        {
+            foreach (var disk in disks.Values)
+            {
+                disk.Dispose();
+            }
+
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+using CamCube.Services.KeyValue.Replication;
+using CamCube.Services.KeyValue.Storage;
+
+namespace CamCube.Services.KeyValue.Tests;
+
+/// <summary>What the committers off the loop share: a bounded queue, and a stop that commits what waits. Each test runs on a thread of the server's own and on a pool's.</summary>
+public sealed class QueueingCommitterTests
+{
+    public static TheoryData<string> Kinds => ["thread", "pool"];
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public async Task WriteIsRefusedWithTheLimitsNameWhenTheQueueIsFull(string kind)
+    {
+        using var storage = new BlockingStorage();
+        using var committer = new TestCommitter(kind, storage, writesMax: 3);
+        var underWay = committer.Queue.Add(Write(0));
+        storage.WaitForCommit();
+        var waiting = Enumerable.Range(1, 3).Select(i => committer.Queue.Add(Write(i))).ToArray();
+        Assert.False(committer.Queue.HasRoom);
+
+        var refused = await Assert.ThrowsAsync<InvalidOperationException>(() => committer.Queue.Add(Write(4)));
+        Assert.Contains("CommitQueueWritesMax", refused.Message, StringComparison.Ordinal);
+        storage.Release(2);
+        await Task.WhenAll([underWay, .. waiting]);
+        Assert.True(committer.Queue.HasRoom);
+        Assert.Null(storage.Read(Key.FromString("k4")));
+    }
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public async Task DisposeCommitsWhatWaitsAndLaterWritesFail(string kind)
+    {
+        using var storage = new BlockingStorage();
+        using var committer = new TestCommitter(kind, storage, writesMax: 100);
+        var underWay = committer.Queue.Add(Write(0));
+        storage.WaitForCommit();
+        var waiting = committer.Queue.Add(Write(1));
+        storage.Release(2);
+        committer.Queue.Dispose();
+
+        Assert.True(await underWay);
+        Assert.True(await waiting);
+        Assert.Equal(2, storage.Count);
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => committer.Queue.Add(Write(2)));
+    }
+
+    private static StorageWrite Write(int i) => new(Key.FromString($"k{i}"), new StoredValue(1, [(byte)i]));
+
+    /// <summary>A committer of the kind named, with the pool it needs.</summary>
+    private sealed class TestCommitter : IDisposable
+    {
+        private readonly KeyValueCommitPool? _pool;
+
+        public TestCommitter(string kind, IKeyValueStorage storage, int writesMax)
+        {
+            _pool = kind == "pool" ? new KeyValueCommitPool(threads: 1) : null;
+            Queue = _pool is null
+                ? new ThreadCommitter(storage, writesMax, "test", new KeyValueStatistics())
+                : new PooledCommitter(storage, _pool, writesMax, "test", new KeyValueStatistics());
+        }
+
+        public Committer Queue { get; }
+
+        public void Dispose()
+        {
+            Queue.Dispose();
+            _pool?.Dispose();
+        }
+    }
+}
