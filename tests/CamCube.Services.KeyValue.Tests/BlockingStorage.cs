@@ -14,6 +14,9 @@ internal sealed class BlockingStorage : IKeyValueStorage
 
     public List<int> CommitSizes { get; } = [];
 
+    /// <summary>Gets or sets where each commit's start and end are recorded, under this storage's name, or null.</summary>
+    public (List<string> Events, string Name)? Timeline { get; set; }
+
     public bool IsDurable => true;
 
     public long Count => _inner.Count;
@@ -32,14 +35,27 @@ internal sealed class BlockingStorage : IKeyValueStorage
 
     public void ApplyAll(IReadOnlyList<StorageWrite> writes, Span<bool> kept)
     {
+        Record("enter");
         _entered.Release();
         Assert.True(_released.Wait(TimeSpan.FromSeconds(30)), "The commit was not let go within 30 s.");
+        Record("exit");
         lock (CommitSizes)
         {
             CommitSizes.Add(writes.Count);
         }
 
         ((IKeyValueStorage)_inner).ApplyAll(writes, kept);
+    }
+
+    private void Record(string what)
+    {
+        if (Timeline is { } timeline)
+        {
+            lock (timeline.Events)
+            {
+                timeline.Events.Add($"{what} {timeline.Name}");
+            }
+        }
     }
 
     public IReadOnlyList<KeyVersion> ListVersions() => _inner.ListVersions();
