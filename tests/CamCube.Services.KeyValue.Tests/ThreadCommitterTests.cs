@@ -1,5 +1,6 @@
 using CamCube.Services.KeyValue.Replication;
 using CamCube.Services.KeyValue.Storage;
+using CamCube.Testing;
 
 namespace CamCube.Services.KeyValue.Tests;
 
@@ -63,5 +64,33 @@ public sealed class ThreadCommitterTests
         {
             Directory.Delete(directory, recursive: true);
         }
+    }
+
+    [Fact]
+    public async Task ACommitOnTheLoopWaitsForWorkTheTurnPostedAfterTheWrite()
+    {
+        // A write's accepts leave the node in work the turn posts after the write was added (the links'
+        // flushes): the commit on the loop must come after them, or the replicas wait for the primary's disk.
+        var events = new List<string>();
+        var captured = new ContextCapture();
+        using var cube = await RealTimeCube.StartAsync(new TorusShape(1, 1, 1), node => node.Register(captured), TimeSpan.FromSeconds(30));
+        using var storage = new BlockingStorage { Timeline = (events, "disk") };
+        storage.Release();
+        using var committer = await cube.InvokeAsync(() => new ThreadCommitter(storage, writesMax: 100, "test", new KeyValueStatistics(), captured.Context));
+
+        var kept = await cube.InvokeAsync(() =>
+        {
+            var write = committer.Add(Write(0));
+            Assert.True(captured.Context.TryPost(_ => events.Add("sent"), null));
+            return write;
+        });
+
+        Assert.True(await kept);
+        Assert.Equal(["sent", "enter disk", "exit disk"], events);
+    }
+
+    private sealed class ContextCapture() : ServiceBase(0x7E01, "context capture")
+    {
+        public INodeContext Context => Node;
     }
 }

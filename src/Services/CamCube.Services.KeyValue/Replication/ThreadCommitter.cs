@@ -115,13 +115,27 @@ internal sealed class ThreadCommitter : QueueingCommitter
 
     private void PostToLoop()
     {
+        // Posted twice over: the frames the turn's work queued (a write's accepts) leave in work items posted meanwhile, so they go before the loop waits for the disk.
+        if (!_loop!.TryPost(static state => ((ThreadCommitter)state!).PostCommitAfterTheTurnsSends(), this))
+        {
+            FallBackToThread();
+        }
+    }
+
+    private void PostCommitAfterTheTurnsSends()
+    {
         if (!_loop!.TryPost(static state => ((ThreadCommitter)state!).CommitOnLoop(), this))
         {
-            lock (Gate)
-            {
-                _loopPosted = false;
-                AskThread();
-            }
+            FallBackToThread();
+        }
+    }
+
+    private void FallBackToThread()
+    {
+        lock (Gate)
+        {
+            _loopPosted = false;
+            AskThread();
         }
     }
 
