@@ -2,31 +2,13 @@ using CamCube.Services.KeyValue.Replication;
 using CamCube.Services.KeyValue.Storage;
 using CamCube.Testing;
 
+using static CamCube.Services.KeyValue.Tests.TestWrites;
+
 namespace CamCube.Services.KeyValue.Tests;
 
 /// <summary>Commits on threads shared by many servers' stores (<see cref="KeyValueCommitPool"/>).</summary>
 public sealed class PooledCommitterTests
 {
-    private static StorageWrite Write(int i) => new(Key.FromString($"k{i}"), new StoredValue(1, [(byte)i]));
-
-    [Fact]
-    public async Task WritesAddedWhileTheServersCommitRunsShareItsNextCommit()
-    {
-        using var storage = new BlockingStorage();
-        using var pool = new KeyValueCommitPool(threads: 2);
-        using var committer = new PooledCommitter(storage, pool, writesMax: 100, "test", new KeyValueStatistics());
-        var first = committer.Add(Write(0));
-        storage.WaitForCommit();
-        var later = Enumerable.Range(1, 10).Select(i => committer.Add(Write(i))).ToArray();
-        Assert.False(first.IsCompleted);
-
-        // The pool's second thread is free, yet the server's next commit waits for its first: they stay in order.
-        storage.Release(2);
-        Assert.True(await first);
-        Assert.All(await Task.WhenAll(later), Assert.True);
-        Assert.Equal([1, 10], storage.CommitSizes);
-    }
-
     [Fact]
     public async Task OneThreadCommitsForTwoServersOneAfterTheOther()
     {

@@ -1,12 +1,33 @@
 using CamCube.Services.KeyValue.Replication;
 using CamCube.Services.KeyValue.Storage;
 
+using static CamCube.Services.KeyValue.Tests.TestWrites;
+
 namespace CamCube.Services.KeyValue.Tests;
 
 /// <summary>What the committers off the loop share: a bounded queue, and a stop that commits what waits. Each test runs on a thread of the server's own and on a pool's.</summary>
 public sealed class QueueingCommitterTests
 {
     public static TheoryData<string> Kinds => ["thread", "pool"];
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public async Task WritesAddedWhileTheServersCommitRunsShareItsNextCommit(string kind)
+    {
+        using var storage = new BlockingStorage();
+        using var committer = new TestCommitter(kind, storage, writesMax: 100);
+        var first = committer.Queue.Add(Write(0));
+        storage.WaitForCommit();
+        var later = Enumerable.Range(1, 10).Select(i => committer.Queue.Add(Write(i))).ToArray();
+        Assert.False(first.IsCompleted);
+
+        // The pool's second thread is free, yet the server's next commit waits for its first: they stay in order.
+        storage.Release(2);
+        Assert.True(await first);
+        Assert.All(await Task.WhenAll(later), Assert.True);
+        Assert.Equal([1, 10], storage.CommitSizes);
+        Assert.Equal(11, storage.Count);
+    }
 
     [Theory]
     [MemberData(nameof(Kinds))]
@@ -45,16 +66,14 @@ public sealed class QueueingCommitterTests
         await Assert.ThrowsAsync<ObjectDisposedException>(() => committer.Queue.Add(Write(2)));
     }
 
-    private static StorageWrite Write(int i) => new(Key.FromString($"k{i}"), new StoredValue(1, [(byte)i]));
-
-    /// <summary>A committer of the kind named, with the pool it needs.</summary>
+    /// <summary>A committer of the kind named, with the pool it needs (two threads, so one is free while the other commits).</summary>
     private sealed class TestCommitter : IDisposable
     {
         private readonly KeyValueCommitPool? _pool;
 
         public TestCommitter(string kind, IKeyValueStorage storage, int writesMax)
         {
-            _pool = kind == "pool" ? new KeyValueCommitPool(threads: 1) : null;
+            _pool = kind == "pool" ? new KeyValueCommitPool(threads: 2) : null;
             Queue = _pool is null
                 ? new ThreadCommitter(storage, writesMax, "test", new KeyValueStatistics())
                 : new PooledCommitter(storage, _pool, writesMax, "test", new KeyValueStatistics());

@@ -2,29 +2,12 @@ using CamCube.Services.KeyValue.Replication;
 using CamCube.Services.KeyValue.Storage;
 using CamCube.Testing;
 
+using static CamCube.Services.KeyValue.Tests.TestWrites;
+
 namespace CamCube.Services.KeyValue.Tests;
 
 public sealed class ThreadCommitterTests
 {
-    private static StorageWrite Write(int i) => new(Key.FromString($"k{i}"), new StoredValue(1, [(byte)i]));
-
-    [Fact]
-    public async Task WritesAddedWhileACommitRunsShareTheNextCommit()
-    {
-        using var storage = new BlockingStorage();
-        using var committer = new ThreadCommitter(storage, writesMax: 100, "test", new KeyValueStatistics());
-        var first = committer.Add(Write(0));
-        storage.WaitForCommit();
-        var later = Enumerable.Range(1, 10).Select(i => committer.Add(Write(i))).ToArray();
-        Assert.False(first.IsCompleted);
-
-        storage.Release(2);
-        Assert.True(await first);
-        Assert.All(await Task.WhenAll(later), Assert.True);
-        Assert.Equal([1, 10], storage.CommitSizes);
-        Assert.Equal(11, storage.Count);
-    }
-
     [Fact]
     public async Task FlushCompletesWhenEveryWriteAddedBeforeIsCommitted()
     {

@@ -75,15 +75,24 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         Volatile.Write(ref _valueBytesMax, Math.Max(0, Math.Min(_options.ValueBytesMax, capacity)));
         StartLeaseClock();
         StartFrontEndLeases();
-        var onThread = _options.Commits == CommitMode.OnCommitThread || (_options.Commits == CommitMode.Automatic && _storage.IsDurable);
-        _committer = _options.CommitPool is { } pool
-            ? new PooledCommitter(_storage, pool, _options.CommitQueueWritesMax, node.Self.ToString(), Statistics)
-            : onThread
-            ? new ThreadCommitter(_storage, _options.CommitQueueWritesMax, node.Self.ToString(), Statistics, _options.Commits == CommitMode.Automatic ? node : null)
-            : new LoopCommitter(_storage, node, Statistics);
+        _committer = CreateCommitter(node);
         LoadPromises();
         StartWatching();
         SchedulePurgesOfStoredTombstones();
+    }
+
+    /// <summary>Where this server commits (<see cref="KeyValueServiceOptions.Commits"/> and <see cref="KeyValueServiceOptions.CommitPool"/>).</summary>
+    private Committer CreateCommitter(INodeContext node)
+    {
+        if (_options.CommitPool is { } pool)
+        {
+            return new PooledCommitter(_storage, pool, _options.CommitQueueWritesMax, node.Self.ToString(), Statistics);
+        }
+
+        var onThread = _options.Commits == CommitMode.OnCommitThread || (_options.Commits == CommitMode.Automatic && _storage.IsDurable);
+        return onThread
+            ? new ThreadCommitter(_storage, _options.CommitQueueWritesMax, node.Self.ToString(), Statistics, _options.Commits == CommitMode.Automatic ? node : null)
+            : new LoopCommitter(_storage, node, Statistics);
     }
 
     /// <inheritdoc/>

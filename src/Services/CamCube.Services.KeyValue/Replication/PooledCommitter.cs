@@ -10,10 +10,8 @@ namespace CamCube.Services.KeyValue.Replication;
 /// </summary>
 internal sealed class PooledCommitter : QueueingCommitter
 {
-    private readonly IKeyValueStorage _storage;
     private readonly KeyValueCommitPool _pool;
     private readonly KeyValueStatistics _statistics;
-    private int _held;
     private bool _queued;
     private bool _inTurn;
 
@@ -24,36 +22,10 @@ internal sealed class PooledCommitter : QueueingCommitter
     /// <param name="name">Whose committer this is, for errors (the node's coordinate).</param>
     /// <param name="statistics">Where the commits are counted.</param>
     public PooledCommitter(IKeyValueStorage storage, KeyValueCommitPool pool, int writesMax, string name, KeyValueStatistics statistics)
-        : base(writesMax, name)
+        : base(storage, writesMax, name)
     {
-        _storage = storage;
         _pool = pool;
         _statistics = statistics;
-    }
-
-    /// <inheritdoc/>
-    public override void Hold()
-    {
-        lock (Gate)
-        {
-            _held++;
-        }
-    }
-
-    /// <inheritdoc/>
-    public override void Release()
-    {
-        bool queue;
-        lock (Gate)
-        {
-            _held--;
-            queue = TurnIsDue();
-        }
-
-        if (queue)
-        {
-            QueueTurn();
-        }
     }
 
     /// <summary>Commits what waits on the calling thread once no turn is queued or under way, then refuses further writes.</summary>
@@ -76,7 +48,7 @@ internal sealed class PooledCommitter : QueueingCommitter
             rest = TakeWaiting();
         }
 
-        Commit(rest, _storage);
+        Commit(rest);
     }
 
     /// <summary>On a pool thread: commits every write that waits, then queues another turn if more came meanwhile.</summary>
@@ -86,7 +58,7 @@ internal sealed class PooledCommitter : QueueingCommitter
         lock (Gate)
         {
             _queued = false;
-            if (_held > 0 || Waiting == 0)
+            if (Held > 0 || Waiting == 0)
             {
                 // Release queues the writes held together once they are all in; Dispose waits for this.
                 Monitor.PulseAll(Gate);
@@ -98,7 +70,7 @@ internal sealed class PooledCommitter : QueueingCommitter
         }
 
         _statistics.CommitsOnThread++;
-        Commit(batch, _storage);
+        Commit(batch);
         bool queue;
         lock (Gate)
         {
@@ -114,15 +86,15 @@ internal sealed class PooledCommitter : QueueingCommitter
     }
 
     /// <inheritdoc/>
-    protected override bool OnAdded() => TurnIsDue();
+    protected override bool OnWaiting() => TurnIsDue();
 
     /// <inheritdoc/>
-    protected override void AfterAdded() => QueueTurn();
+    protected override void HandOn() => QueueTurn();
 
-    /// <summary>Under the gate: whether writes wait with no turn queued or under way; if so, marks a turn queued.</summary>
+    /// <summary>Under the gate: whether writes wait with no hold open and no turn queued or under way; if so, marks a turn queued.</summary>
     private bool TurnIsDue()
     {
-        var due = !_queued && !_inTurn && _held == 0 && Waiting > 0 && !Stopping;
+        var due = !_queued && !_inTurn && Held == 0 && Waiting > 0 && !Stopping;
         _queued |= due;
         return due;
     }
@@ -131,12 +103,7 @@ internal sealed class PooledCommitter : QueueingCommitter
     {
         if (!_pool.TryEnqueue(this))
         {
-            // The pool stopped (its host is shutting down): commit here rather than leave the writes waiting.
-            lock (Gate)
-            {
-                _queued = false;
-            }
-
+            // The pool stopped (its host is shutting down): the turn runs here rather than leave the writes waiting.
             CommitTurn();
         }
     }

@@ -4,21 +4,24 @@ namespace CamCube.Services.KeyValue.Replication;
 
 /// <summary>
 /// A committer whose writes wait in a bounded queue, under a lock, for a commit off the loop (a
-/// thread of the server's own, or a pool's): the queue, its limit and the refusals; the subclass
-/// says who commits what waits.
+/// thread of the server's own, or a pool's): the queue, its limit, the refusals and the holds; the
+/// subclass says who commits what waits.
 /// </summary>
 internal abstract class QueueingCommitter : Committer
 {
+    private readonly IKeyValueStorage _storage;
     private readonly int _writesMax;
     private readonly Stack<CommitBatch> _spares = new();
     private CommitBatch _filling = new();
     private Task _last = Task.CompletedTask;
 
     /// <summary>Creates the queue.</summary>
+    /// <param name="storage">Where the writes go.</param>
     /// <param name="writesMax">How many writes may wait, beside the commit under way.</param>
     /// <param name="name">Whose committer this is, for errors (the node's coordinate).</param>
-    protected QueueingCommitter(int writesMax, string name)
+    protected QueueingCommitter(IKeyValueStorage storage, int writesMax, string name)
     {
+        _storage = storage;
         _writesMax = writesMax;
         Name = name;
     }
@@ -34,6 +37,9 @@ internal abstract class QueueingCommitter : Committer
 
     /// <summary>Gets or sets a value indicating whether the committer stopped taking writes; under <see cref="Gate"/>.</summary>
     protected bool Stopping { get; set; }
+
+    /// <summary>Gets how many holds are open (<see cref="Hold"/>); read under <see cref="Gate"/>.</summary>
+    protected int Held { get; private set; }
 
     /// <inheritdoc/>
     public override bool HasRoom
@@ -66,15 +72,39 @@ internal abstract class QueueingCommitter : Committer
 
             kept = _filling.Add(write);
             _last = kept;
-            scheduled = OnAdded();
+            scheduled = Held == 0 && OnWaiting();
         }
 
         if (scheduled)
         {
-            AfterAdded();
+            HandOn();
         }
 
         return kept;
+    }
+
+    /// <inheritdoc/>
+    public override void Hold()
+    {
+        lock (Gate)
+        {
+            Held++;
+        }
+    }
+
+    /// <inheritdoc/>
+    public override void Release()
+    {
+        bool scheduled;
+        lock (Gate)
+        {
+            scheduled = --Held == 0 && Waiting > 0 && OnWaiting();
+        }
+
+        if (scheduled)
+        {
+            HandOn();
+        }
     }
 
     /// <inheritdoc/>
@@ -95,18 +125,18 @@ internal abstract class QueueingCommitter : Committer
     }
 
     /// <summary>Commits a batch taken by <see cref="TakeWaiting"/> (outside the lock), then keeps it for reuse.</summary>
-    protected void Commit(CommitBatch batch, IKeyValueStorage storage)
+    protected void Commit(CommitBatch batch)
     {
-        batch.CommitTo(storage);
+        batch.CommitTo(_storage);
         lock (Gate)
         {
             _spares.Push(batch);
         }
     }
 
-    /// <summary>Under <see cref="Gate"/>, after a write joined the queue: whether <see cref="AfterAdded"/> must run once the lock is let go.</summary>
-    protected abstract bool OnAdded();
+    /// <summary>Under <see cref="Gate"/>, when writes wait and no hold is open: whether <see cref="HandOn"/> must run once the lock is let go.</summary>
+    protected abstract bool OnWaiting();
 
-    /// <summary>Outside the lock, when <see cref="OnAdded"/> said so: hands the waiting writes on.</summary>
-    protected abstract void AfterAdded();
+    /// <summary>Outside the lock, when <see cref="OnWaiting"/> said so: hands the waiting writes on.</summary>
+    protected abstract void HandOn();
 }

@@ -17,11 +17,9 @@ internal sealed class ThreadCommitter : QueueingCommitter
     /// <summary>The most writes a commit on the loop holds; a larger batch goes to the thread, so the loop never waits for a long commit.</summary>
     public const int OnLoopWritesMax = 4;
 
-    private readonly IKeyValueStorage _storage;
     private readonly INodeContext? _loop;
     private readonly KeyValueStatistics _statistics;
     private readonly Thread _thread;
-    private int _held;
     private bool _threadAsked;
     private bool _threadCommitting;
     private bool _loopPosted;
@@ -33,37 +31,12 @@ internal sealed class ThreadCommitter : QueueingCommitter
     /// <param name="statistics">Where the commits are counted, on the loop and on the thread.</param>
     /// <param name="loop">The node whose loop adds the writes and commits a turn's few when the thread is idle; null: every commit on the thread.</param>
     public ThreadCommitter(IKeyValueStorage storage, int writesMax, string name, KeyValueStatistics statistics, INodeContext? loop = null)
-        : base(writesMax, name)
+        : base(storage, writesMax, name)
     {
-        _storage = storage;
         _loop = loop;
         _statistics = statistics;
         _thread = new Thread(Run) { IsBackground = true, Name = $"kv commit {name}" };
         _thread.Start();
-    }
-
-    /// <inheritdoc/>
-    public override void Hold()
-    {
-        lock (Gate)
-        {
-            _held++;
-        }
-    }
-
-    /// <inheritdoc/>
-    public override void Release()
-    {
-        bool post;
-        lock (Gate)
-        {
-            post = --_held == 0 && Waiting > 0 && Schedule();
-        }
-
-        if (post)
-        {
-            PostToLoop();
-        }
     }
 
     /// <summary>Commits what waits, then stops the thread and waits for it.</summary>
@@ -84,10 +57,10 @@ internal sealed class ThreadCommitter : QueueingCommitter
     }
 
     /// <inheritdoc/>
-    protected override bool OnAdded() => _held == 0 && Schedule();
+    protected override bool OnWaiting() => Schedule();
 
     /// <inheritdoc/>
-    protected override void AfterAdded() => PostToLoop();
+    protected override void HandOn() => PostToLoop();
 
     /// <summary>Decides, under the gate, who commits what waits: true to post a commit on the loop, else the thread was asked (or already was).</summary>
     private bool Schedule()
@@ -146,7 +119,7 @@ internal sealed class ThreadCommitter : QueueingCommitter
         lock (Gate)
         {
             _loopPosted = false;
-            if (Waiting == 0 || _held > 0)
+            if (Waiting == 0 || Held > 0)
             {
                 // A hold began after the post: its Release schedules the writes.
                 return;
@@ -167,7 +140,7 @@ internal sealed class ThreadCommitter : QueueingCommitter
         }
 
         _statistics.CommitsOnLoop++;
-        Commit(batch, _storage);
+        Commit(batch);
     }
 
     private void Run()
@@ -185,7 +158,7 @@ internal sealed class ThreadCommitter : QueueingCommitter
                 }
 
                 _threadAsked = false;
-                if (_held > 0 && !Stopping)
+                if (Held > 0 && !Stopping)
                 {
                     // Release asks again once the writes held together are all in.
                     continue;
@@ -202,8 +175,7 @@ internal sealed class ThreadCommitter : QueueingCommitter
                 _statistics.CommitsOnThread++;
             }
 
-            Commit(batch, _storage);
-
+            Commit(batch);
             if (stop)
             {
                 return;
