@@ -8,6 +8,8 @@ namespace CamCube.Services.KeyValue.Tests;
 /// A newer primary is played by the test: it takes the key over at the replicas with a higher
 /// ballot (and writes there) while the old primary still believes it is the primary. It asks once
 /// the old primary's read lease has run out, as a real one waits for it (<see cref="LeaseTests"/>).
+/// The old primary renews no leases in bulk, so its lease runs out one lease after its write
+/// (<see cref="LeaseRenewalTests"/> for renewals).
 /// </summary>
 public sealed class FencingTests
 {
@@ -15,11 +17,12 @@ public sealed class FencingTests
     private static readonly Key s_key = Key.FromString("fenced");
     private static readonly Coordinate[] s_servers = KeySpace.For(s_shape).GetServersForKey(s_key, 3);
     private static readonly Coordinate s_client = FailoverTests.ClientOutside(s_servers);
+    private static readonly KeyValueServiceOptions s_options = new() { LeaseRenewalIdleTime = TimeSpan.Zero };
 
     [Fact]
     public async Task ReplicaRefusesTheOldPrimarysWriteWhenItPromisedAHigherBallot()
     {
-        var store = StoreCube.Start(TestTransport.InMemory, s_shape);
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
         var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("old primary")));
         var replica = store[s_servers[1]];
         var ballot = put.Version >> 24;
@@ -36,7 +39,7 @@ public sealed class FencingTests
     [Fact]
     public async Task RestartedReplicaRefusesTheOldPrimarysWriteWhenItPromisedAHigherBallotBeforeTheRestart()
     {
-        var store = StoreCube.Start(TestTransport.InMemory, s_shape);
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
         var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("old primary")));
         var ballot = put.Version >> 24;
         store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
@@ -56,7 +59,7 @@ public sealed class FencingTests
     [Fact]
     public async Task OldPrimaryReadsTheNewerPrimarysWriteWhenANewerBallotWroteAtItsReplicas()
     {
-        var store = StoreCube.Start(TestTransport.InMemory, s_shape);
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
         var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("before")));
         var newer = ((put.Version >> 24) + 1) << 24 | 1;
         store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
@@ -77,7 +80,7 @@ public sealed class FencingTests
     [Fact]
     public async Task PrimaryThatKeptANewerPrimarysWriteAsItsReplicaTakesTheKeyBackAndWritesAboveIt()
     {
-        var store = StoreCube.Start(TestTransport.InMemory, s_shape);
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
         var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("before")));
         var newer = ((put.Version >> 24) + 1) << 24 | 1;
         store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
@@ -100,7 +103,7 @@ public sealed class FencingTests
     [Fact]
     public async Task RefusedWriteIsAcknowledgedWithItsOwnVersionWhenNoNewerPrimaryWroteTheKey()
     {
-        var store = StoreCube.Start(TestTransport.InMemory, s_shape);
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
         var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("before")));
         var newer = (put.Version >> 24) + 1;
         store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
@@ -123,7 +126,7 @@ public sealed class FencingTests
     [Fact]
     public async Task OldPrimaryWritesAboveTheNewerPrimarysVersionWhenItTakesTheKeyBack()
     {
-        var store = StoreCube.Start(TestTransport.InMemory, s_shape);
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
         var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("before")));
         var newer = ((put.Version >> 24) + 1) << 24 | 1;
         store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);

@@ -60,6 +60,8 @@ public sealed class KeyValueProtoTests
             .AppendLine($"//   request type {KeyValueMessageType.Transfer}: Transfer, answered by TransferAck (catch-up: the values asked for)")
             .AppendLine($"//   request type {KeyValueMessageType.AcceptBatch}: AcceptBatch, answered by AcceptedBatch (several writes to one replica, in one message)")
             .AppendLine($"//   request type {KeyValueMessageType.Purge}: Purge, answered by Purged (a tombstone every replica holds, past its lifetime)")
+            .AppendLine($"//   request type {KeyValueMessageType.DropLease}: DropLease, answered by LeaseDropped (a write begins: a front-end stops reading from its lease)")
+            .AppendLine($"//   request type {KeyValueMessageType.RenewLeases}: RenewLeases, answered by LeasesRenewed (a primary renews its read leases at a replica in bulk)")
             .AppendLine("// A key is the 20 bytes of its 160-bit id; the memcached front-ends' keys are the SHA-1 of the key's bytes.")
             .AppendLine();
         return (header + RuntimeTypeModel.Default.GetSchema(options)).ReplaceLineEndings("\n");

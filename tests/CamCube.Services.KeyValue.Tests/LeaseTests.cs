@@ -15,8 +15,9 @@ public sealed class LeaseTests
     private static readonly Key s_key = Key.FromString("leased");
     private static readonly Coordinate[] s_servers = KeySpace.For(s_shape).GetServersForKey(s_key, 3);
     private static readonly Coordinate s_client = FailoverTests.ClientOutside(s_servers);
-    // The primary's own lease, seen at the primary: the client's server takes no front-end lease (FrontEndLeaseTests).
-    private static readonly KeyValueServiceOptions s_options = new() { ReadLease = TimeSpan.FromSeconds(1), LeaseDriftMargin = TimeSpan.FromMilliseconds(50), FrontEndLease = TimeSpan.Zero };
+    // The primary's own lease, seen at the primary: the client's server takes no front-end lease (FrontEndLeaseTests),
+    // and the primary renews none in bulk, so each key's lease ends one lease after its last round (LeaseRenewalTests).
+    private static readonly KeyValueServiceOptions s_options = new() { ReadLease = TimeSpan.FromSeconds(1), LeaseDriftMargin = TimeSpan.FromMilliseconds(50), FrontEndLease = TimeSpan.Zero, LeaseRenewalIdleTime = TimeSpan.Zero };
 
     [Fact]
     public async Task PrimaryAnswersReadsWithoutAskingItsReplicasWhileItsLeaseRuns()
@@ -144,9 +145,15 @@ public sealed class LeaseTests
     [InlineData(-1, 0, "ReadLease")]
     [InlineData(1000, -1, "LeaseDriftMargin")]
     [InlineData(100, 100, "LeaseDriftMargin")]
+    [InlineData(1000, 50, "LeaseRenewalIdleTime")]
     public void OptionsAreRefusedWhenTheLeaseOrItsMarginIsOutOfRange(int leaseMilliseconds, int marginMilliseconds, string named)
     {
-        var options = new KeyValueServiceOptions { ReadLease = TimeSpan.FromMilliseconds(leaseMilliseconds), LeaseDriftMargin = TimeSpan.FromMilliseconds(marginMilliseconds) };
+        var options = new KeyValueServiceOptions
+        {
+            ReadLease = TimeSpan.FromMilliseconds(leaseMilliseconds),
+            LeaseDriftMargin = TimeSpan.FromMilliseconds(marginMilliseconds),
+            LeaseRenewalIdleTime = named == nameof(KeyValueServiceOptions.LeaseRenewalIdleTime) ? TimeSpan.FromMilliseconds(-1) : TimeSpan.FromMinutes(1),
+        };
         var refused = Assert.Throws<ArgumentOutOfRangeException>(options.Validate);
         Assert.Equal(named, refused.ParamName);
     }

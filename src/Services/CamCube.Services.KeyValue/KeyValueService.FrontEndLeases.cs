@@ -218,7 +218,7 @@ public sealed partial class KeyValueService
         }
 
         var now = Now;
-        var ticks = Math.Min(_frontEndLeaseTicks, lane.LeaseUntil - now - _leaseDriftTicks);
+        var ticks = Math.Min(_frontEndLeaseTicks, LeaseEnd(lane) - now - _leaseDriftTicks);
         if (ticks <= 0)
         {
             return;

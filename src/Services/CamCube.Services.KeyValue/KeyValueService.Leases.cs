@@ -38,10 +38,11 @@ public sealed partial class KeyValueService
         var frequency = Node.TimeProvider.TimestampFrequency;
         _leaseTicks = (long)(_options.ReadLease.TotalSeconds * frequency);
         _leaseDriftTicks = (long)(_options.LeaseDriftMargin.TotalSeconds * frequency);
+        _renewalIdleTicks = (long)(_options.LeaseRenewalIdleTime.TotalSeconds * frequency);
         _startedAt = Now;
     }
 
-    /// <summary>How long this server must still refuse to promise a higher ballot for <paramref name="key"/> to <paramref name="from"/> (null: a server it does not know); zero when it may.</summary>
+    /// <summary>How long this server must still refuse to promise a higher ballot for <paramref name="key"/> to <paramref name="from"/> (null: a server it does not know); zero when it may. A wait that only the holder's renewals cause is reported to the holder.</summary>
     private TimeSpan PromiseWait(Key key, Coordinate? from)
     {
         if (!LeasesOn)
@@ -49,13 +50,20 @@ public sealed partial class KeyValueService
             return TimeSpan.Zero;
         }
 
+        var now = Now;
         var until = _startedAt + _leaseTicks;
         if (_leasesGranted.TryGetValue(key, out var lease) && (from is null || lease.Holder != from))
         {
-            until = Math.Max(until, lease.Until);
+            var end = GrantedLeaseEnd(lease);
+            if (end > now && lease.Until <= now && lease.Holder is { } holder)
+            {
+                // Only the holder's renewals keep it: the holder hears that another server wants the key.
+                NoteContested(holder, key);
+            }
+
+            until = Math.Max(until, end);
         }
 
-        var now = Now;
         return until > now ? Node.TimeProvider.GetElapsedTime(now, until) : TimeSpan.Zero;
     }
 
@@ -78,7 +86,7 @@ public sealed partial class KeyValueService
         var now = Now;
         foreach (var (key, lease) in _leasesGranted)
         {
-            if (lease.Until <= now)
+            if (GrantedLeaseEnd(lease) <= now)
             {
                 _leasesGranted.Remove(key);
             }
@@ -93,12 +101,47 @@ public sealed partial class KeyValueService
         if (LeasesOn)
         {
             lane.LeaseUntil = sentAt + _leaseTicks - _leaseDriftTicks;
+            NoteRenewalsUsed(lane, Now);
         }
     }
 
-    /// <summary>Whether the primary may answer a read of the key from what it holds: its lease runs and it promised no newer primary itself.</summary>
-    private bool HoldsLease(Key key, KeyLane lane) =>
-        LeasesOn && lane.Ballot != 0 && Now < lane.LeaseUntil && PromisedBallot(key) <= lane.Ballot;
+    /// <summary>Whether the primary may answer a read of the key from what it holds: its lease runs (by itself, or renewed in bulk) and it promised no newer primary itself.</summary>
+    private bool HoldsLease(Key key, KeyLane lane) => HoldsLease(key, lane, out _);
+
+    /// <summary>As <see cref="HoldsLease(Key, KeyLane)"/>; <paramref name="renewed"/> says whether only renewals in bulk keep the lease.</summary>
+    private bool HoldsLease(Key key, KeyLane lane, out bool renewed)
+    {
+        renewed = false;
+        if (!LeasesOn || lane.Ballot == 0 || PromisedBallot(key) > lane.Ballot)
+        {
+            return false;
+        }
+
+        var now = Now;
+        if (now < lane.LeaseUntil)
+        {
+            return true;
+        }
+
+        if (now >= LeaseEnd(lane))
+        {
+            return false;
+        }
+
+        NoteRenewalsUsed(lane, now);
+        renewed = true;
+        return true;
+    }
+
+    /// <summary>Counts a read answered under the primary's lease.</summary>
+    private void CountReadUnderLease(bool renewed)
+    {
+        Statistics.ReadsUnderLease++;
+        if (renewed)
+        {
+            Statistics.ReadsUnderRenewedLease++;
+        }
+    }
 
     /// <summary>
     /// Answers a get in the upcall that brought it (no later turn of the loop, no task) when the
@@ -121,12 +164,12 @@ public sealed partial class KeyValueService
         }
 
         var set = CurrentSet(key, lane);
-        if (!ReferenceEquals(set, lane.Set) || set[0] != Node.Self || !HoldsLease(key, lane))
+        if (!ReferenceEquals(set, lane.Set) || set[0] != Node.Self || !HoldsLease(key, lane, out var renewed))
         {
             return false;
         }
 
-        Statistics.ReadsUnderLease++;
+        CountReadUnderLease(renewed);
         Statistics.ReadsAnsweredAtOnce++;
         reply = lane.Held is { IsDeleted: false } held ? new ClientReply { Found = true, Version = held.Version, Value = held.Value! } : new ClientReply();
         GrantFrontEndLease(lane, context.Source, reply);

@@ -334,9 +334,9 @@ public sealed partial class KeyValueService
     /// <summary>Whether the primary's ballot still stands for a read: at once while its lease runs, else by asking the other replicas (which renews the lease).</summary>
     private async Task<bool> CheckBallotAsync(Key key, KeyLane lane)
     {
-        if (HoldsLease(key, lane))
+        if (HoldsLease(key, lane, out var renewed))
         {
-            Statistics.ReadsUnderLease++;
+            CountReadUnderLease(renewed);
             return true;
         }
 

@@ -49,6 +49,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         HandleAsynchronously<Offer, Want>(KeyValueMessageType.Offer, (offer, _) => OnOfferAsync(offer));
         HandleAsynchronously<Transfer, TransferAck>(KeyValueMessageType.Transfer, (transfer, _) => OnTransferAsync(transfer));
         Handle<DropLease, LeaseDropped>(KeyValueMessageType.DropLease, (drop, _) => OnDropLease(drop));
+        Handle<RenewLeases, LeasesRenewed>(KeyValueMessageType.RenewLeases, (renew, context) => OnRenewLeases(renew, context.Source));
     }
 
     /// <summary>Gets the settings.</summary>
@@ -101,6 +102,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         // The writes already queued are committed; their callers hear of it (or of the stop) through their tasks.
         _committer?.Dispose();
         _purgeTimer?.Dispose();
+        StopRenewals();
         base.OnDeregistered();
     }
 

@@ -80,6 +80,17 @@ public sealed record KeyValueServiceOptions
     public TimeSpan LeaseDriftMargin { get; init; } = TimeSpan.FromMilliseconds(50);
 
     /// <summary>
+    /// Gets how long a primary keeps renewing its read leases in bulk after it last took or used
+    /// one (1 min by default; zero: never). While it does, one message to each replica of its keys
+    /// every third of a <see cref="ReadLease"/> keeps in force every lease that replica granted it,
+    /// so a key read long after its last write is still answered without asking the replicas. A
+    /// replica that refuses another server's ballot only because of these renewals tells the
+    /// primary, which gives the key up unless it is still the key's primary in its own view; the
+    /// fail-over then waits at most about one more lease (docs/key-value-store.md).
+    /// </summary>
+    public TimeSpan LeaseRenewalIdleTime { get; init; } = TimeSpan.FromMinutes(1);
+
+    /// <summary>
     /// Gets how long a server that read or wrote a key through its primary may answer later gets of
     /// the key itself (2 s by default, a read lease's length; zero: never): the primary grants such a
     /// front-end lease with the reply, never past its own read lease, and before any write of the key
@@ -142,6 +153,7 @@ public sealed record KeyValueServiceOptions
         ArgumentOutOfRangeException.ThrowIfLessThan(OfferKeysMax, 1, nameof(OfferKeysMax));
         ArgumentOutOfRangeException.ThrowIfLessThan(ReadLease, TimeSpan.Zero, nameof(ReadLease));
         ArgumentOutOfRangeException.ThrowIfLessThan(LeaseDriftMargin, TimeSpan.Zero, nameof(LeaseDriftMargin));
+        ArgumentOutOfRangeException.ThrowIfLessThan(LeaseRenewalIdleTime, TimeSpan.Zero, nameof(LeaseRenewalIdleTime));
         ArgumentOutOfRangeException.ThrowIfLessThan(HeldValuesMax, 0, nameof(HeldValuesMax));
         ArgumentOutOfRangeException.ThrowIfLessThan(FrontEndLease, TimeSpan.Zero, nameof(FrontEndLease));
         ArgumentOutOfRangeException.ThrowIfLessThan(FrontEndLeasesMax, 0, nameof(FrontEndLeasesMax));

@@ -42,11 +42,23 @@ public sealed class KeyValueStatistics
     /// <summary>Gets the reads this server answered as primary under its read lease, without asking the other replicas.</summary>
     public long ReadsUnderLease { get; internal set; }
 
+    /// <summary>Gets the reads of <see cref="ReadsUnderLease"/> answered after the key's own lease had run out, while renewals in bulk kept it (<see cref="KeyValueServiceOptions.LeaseRenewalIdleTime"/>).</summary>
+    public long ReadsUnderRenewedLease { get; internal set; }
+
     /// <summary>Gets the reads of <see cref="ReadsUnderLease"/> answered in the upcall that brought them (the key idle, its value held), without a later turn of the loop.</summary>
     public long ReadsAnsweredAtOnce { get; internal set; }
 
     /// <summary>Gets the reads (and refused conditional writes) for which this server, as primary, checked its ballot with the other replicas.</summary>
     public long ReadConfirms { get; internal set; }
+
+    /// <summary>Gets the renewals in bulk of its read leases this server sent as a primary (one message to one replica each).</summary>
+    public long LeaseRenewalsSent { get; internal set; }
+
+    /// <summary>Gets the renewals in bulk this server granted as a replica.</summary>
+    public long LeaseRenewalsGranted { get; internal set; }
+
+    /// <summary>Gets the leases this server, as a replica, held no longer than the holder's renewals' present end because the holder gave the key up (another server wanted it).</summary>
+    public long LeasesReleased { get; internal set; }
 
     /// <summary>Gets the gets this server answered itself from a front-end lease a key's primary granted it (no hop).</summary>
     public long ReadsFromFrontEndLease { get; internal set; }

@@ -4,7 +4,12 @@ using CamCube.Testing.Linearizability;
 namespace CamCube.Services.KeyValue.Tests.Simulation;
 
 /// <summary>One client of the register workload: one operation at a time through its own node's store, each recorded with its virtual times.</summary>
-internal sealed class RegisterClient(int id, KeyValueService store, Key[] keys, Random random)
+/// <param name="id">The client's number, which its written values carry.</param>
+/// <param name="store">Its node's store.</param>
+/// <param name="keys">The keys the clients share.</param>
+/// <param name="random">Where its choices come from.</param>
+/// <param name="readShare">The share of operations that are gets; the rest are puts and compare-and-swaps, half each.</param>
+internal sealed class RegisterClient(int id, KeyValueService store, Key[] keys, Random random, double readShare = 0.4)
 {
     private readonly Dictionary<int, VersionedValue?> _lastRead = [];
     private int _written;
@@ -24,7 +29,7 @@ internal sealed class RegisterClient(int id, KeyValueService store, Key[] keys, 
         var key = random.Next(keys.Length);
         var roll = random.NextDouble();
         _invokedAt = now;
-        if (roll < 0.4)
+        if (roll < readShare)
         {
             _input = new RegisterInput(RegisterOperation.Read, Key: key);
             _pending = store.GetAsync(keys[key]);
@@ -32,7 +37,7 @@ internal sealed class RegisterClient(int id, KeyValueService store, Key[] keys, 
         }
 
         var value = (id * 1_000_000) + ++_written;
-        if (roll < 0.7)
+        if (roll < readShare + ((1 - readShare) * 0.5))
         {
             _input = new RegisterInput(RegisterOperation.Write, value, Key: key);
             _pending = store.PutAsync(keys[key], Encode(value), WriteCondition.Always);

@@ -30,7 +30,8 @@ internal sealed class RegisterWorkload
     /// <param name="keyCount">How many keys the clients share.</param>
     /// <param name="clientsPerNode">How many clients each of the five client nodes runs.</param>
     /// <param name="frameFaults">What every node does to the frames it receives (lost, duplicated, held back so that later ones overtake them); none if null.</param>
-    public RegisterWorkload(int seed, KeyValueServiceOptions? options = null, int keyCount = 2, int clientsPerNode = 3, Transport.Faults.FaultOptions? frameFaults = null)
+    /// <param name="readShare">The share of gets among the clients' operations.</param>
+    public RegisterWorkload(int seed, KeyValueServiceOptions? options = null, int keyCount = 2, int clientsPerNode = 3, Transport.Faults.FaultOptions? frameFaults = null, double readShare = 0.4)
     {
         Seed = seed;
         Store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = seed, Faults = frameFaults ?? Transport.Faults.FaultOptions.None }, options ?? StoreOptions);
@@ -44,7 +45,10 @@ internal sealed class RegisterWorkload
         var targets = Keys.SelectMany(key => KeySpace.For(s_shape).GetServersForKey(key, StoreOptions.ReplicaCount + 1)).Except(s_clientNodes).Distinct().ToArray();
         Faults = new FaultSchedule(Cube, _faultRandom, s_clientNodes, targets, Store.Wipe);
         ClientsPerNode = clientsPerNode;
+        ReadShare = readShare;
     }
+
+    public double ReadShare { get; }
 
     public int ClientsPerNode { get; }
 
@@ -65,7 +69,7 @@ internal sealed class RegisterWorkload
     {
         var history = new List<HistoryOperation<RegisterInput, RegisterOutput>>();
         var clients = Enumerable.Range(0, s_clientNodes.Length * ClientsPerNode)
-            .Select(i => new RegisterClient(i, Store[s_clientNodes[i % s_clientNodes.Length]], Keys, new Random(Seed * 31 + i)))
+            .Select(i => new RegisterClient(i, Store[s_clientNodes[i % s_clientNodes.Length]], Keys, new Random(Seed * 31 + i), ReadShare))
             .ToArray();
         var end = Cube.Elapsed + duration;
         var nextFault = Cube.Elapsed + NextFaultIn();

@@ -13,4 +13,7 @@ internal static class KeyValueMessageType
 
     /// <summary><see cref="DropLease"/> and its <see cref="LeaseDropped"/>.</summary>
     public const ushort DropLease = 8;
+
+    /// <summary><see cref="RenewLeases"/> and its <see cref="LeasesRenewed"/>.</summary>
+    public const ushort RenewLeases = 9;
 }
