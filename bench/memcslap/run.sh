@@ -11,6 +11,7 @@
 #
 #   bench/memcslap/run.sh [--build NAME=REPO[,VAR=VALUE...]]... [--ops N] [--concurrency "4 16"] [--rounds R]
 #                         [--warm-up-ops N] [--only 1node|27proc|store] [--store-port-option OPT] [--port-base P]
+#                         [--kv-storage sqlite|memory]
 #
 # --build NAME=REPO[,VAR=VALUE...] names a checkout whose src/Cli/CamCube.Cli is built in Release
 # (built here if missing), and optionally an environment for its cube (e.g. a runtime setting);
@@ -20,7 +21,8 @@
 #   memcached (1node peer) P+11; 1-node cube UDP P+100, front-end P+200;
 #   27-process cube UDP P+300.., front-ends P+500..; 27 memcached P+600..P+626; nutcracker P+700
 #   (stats P+701); the store's front-ends P+800.. (given to `cube up` with --store-port-option,
-#   default --kv-port). Bounded: every memcslap run and every start-up has a timeout, and a trap stops
+#   default --kv-port; --kv-storage memory keeps the store's replicas in memory, no disk, to see what
+#   the disk costs). Bounded: every memcslap run and every start-up has a timeout, and a trap stops
 #   everything this script started. Installs memcached, nutcracker and libmemcached-tools if missing.
 # Counting: ops = memcslap's "Time to <test> N keys by C threads" (N = --ops, default 40000, split
 # over C threads; the get test's single-threaded load before it is not counted). Each cube, once
@@ -39,6 +41,7 @@ CONCURRENCIES="4 16"
 ROUNDS=3
 ONLY=""
 STORE_PORT_OPTION="--kv-port"
+KV_STORAGE=sqlite
 PORT_BASE=23400
 MEMCSLAP_TIMEOUT=180
 BUILDS=()
@@ -51,12 +54,14 @@ while [[ $# -gt 0 ]]; do
     --rounds) ROUNDS="$2"; shift 2 ;;
     --only) ONLY="$2"; shift 2 ;;
     --store-port-option) STORE_PORT_OPTION="$2"; shift 2 ;;
+    --kv-storage) KV_STORAGE="$2"; shift 2 ;;
     --port-base) PORT_BASE="$2"; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "unknown option: $1" >&2; exit 2 ;;
   esac
 done
 case "$ONLY" in ""|1node|27proc|store) ;; *) echo "--only takes 1node, 27proc or store" >&2; exit 2 ;; esac
+case "$KV_STORAGE" in sqlite|memory) ;; *) echo "--kv-storage takes sqlite or memory" >&2; exit 2 ;; esac
 # Which parts run: both cube-vs-peer parts by default, the store-vs-cache part alone when asked.
 part_on() { [[ "$ONLY" == "$1" || ( -z "$ONLY" && "$1" != store ) ]]; }
 
@@ -288,7 +293,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
     if part_on store; then
       # One 27-process cube with both front-ends: the cache's (the "peer") and the store's.
       dir="$WORK/state-$name-store-$r"
-      cube_up "$cli" "$environment" "$dir" 3x3x3 $((off + 300)) $((off + 500)) "$STORE_PORT_OPTION" $((off + 800))
+      cube_up "$cli" "$environment" "$dir" 3x3x3 $((off + 300)) $((off + 500)) "$STORE_PORT_OPTION" $((off + 800)) --kv-storage "$KV_STORAGE"
       wait_ready $((off + 500)) 120
       wait_ready $((off + 800)) 120
       warm_up $((off + 500)) $((off + 800))
@@ -310,7 +315,7 @@ echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$WORK/machine.txt
 
 # --- table: per (build, part, test, concurrency) medians over rounds ------------------------------
 echo
-awk -F'\t' '
+awk -F'\t' -v storage="$KV_STORAGE" '
   function median(arr, m,   a, b, t) { # sorts arr[1..m] in place, returns the lower middle
     for (a = 2; a <= m; a++) { t = arr[a]; b = a - 1; while (b >= 1 && arr[b] > t) { arr[b + 1] = arr[b]; b-- }; arr[b + 1] = t }
     return arr[int((m + 1) / 2)]
@@ -324,7 +329,7 @@ awk -F'\t' '
     printf "|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|\n"
     for (i = 1; i <= k; i++) {
       key = order[i]; split(key, f, "\t"); m = n[key]
-      target = f[2] == "1node" ? "1-node cube vs memcached" : f[2] == "store" ? "27-process cube, node 0,0,0: store front-end (r = 3, SQLite) vs cache front-end" : "27-process cube, front-end 0,0,0 vs twemproxy + 27 memcached"
+      target = f[2] == "1node" ? "1-node cube vs memcached" : f[2] == "store" ? "27-process cube, node 0,0,0: store front-end (r = 3, " (storage == "memory" ? "memory" : "SQLite") ") vs cache front-end" : "27-process cube, front-end 0,0,0 vs twemproxy + 27 memcached"
       if (m == 0) { printf "| %s | %s | %s | %s | - | - | failed | - | - | - | 0 (%d failed) | - |\n", f[1], target, f[3], f[4], failed[key]; continue }
       for (j = 1; j <= m; j++) { p[j] = P[key, j]; c[j] = C[key, j]; r[j] = R[key, j]; pu[j] = PU[key, j]; cu[j] = CU[key, j]; l[j] = L[key, j] }
       pm = median(p, m); cm = median(c, m); rm = median(r, m); pum = median(pu, m); cum = median(cu, m); median(l, m)
