@@ -104,6 +104,19 @@ public sealed partial class KeyValueService
         }
     }
 
+    /// <summary>Forgets the runs that ended (a primary that died, or stopped renewing) and the keys contested under them.</summary>
+    private void ForgetEndedRuns(long now)
+    {
+        foreach (var (holder, run) in _renewalsGranted)
+        {
+            if (run.Until <= now)
+            {
+                _renewalsGranted.Remove(holder);
+                _contested.Remove(holder);
+            }
+        }
+    }
+
     /// <summary>Notes that another server wanted a key the holder's run alone keeps leased: the holder hears of it with its next renewal.</summary>
     private void NoteContested(Coordinate holder, Key key)
     {

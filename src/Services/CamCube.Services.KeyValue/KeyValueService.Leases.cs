@@ -93,6 +93,7 @@ public sealed partial class KeyValueService
         }
 
         _leaseSweepAt = Math.Max(LeaseSweepCountMin, 2 * _leasesGranted.Count);
+        ForgetEndedRuns(now);
     }
 
     /// <summary>Takes the lease every other replica granted by answering a round sent at <paramref name="sentAt"/>.</summary>
