@@ -146,7 +146,7 @@ public sealed class LeaseRenewalTests
         Assert.True((await store.Run(store[s_servers[0]].OnPrepareAsync(prepare, newPrimary))).Promised);
         var askedAt = store.Cube.Elapsed;
         var refusals = 0;
-        while (!await PromisedAtAsync(store, s_servers[1..], prepare, newPrimary))
+        while (!await store.PromisedAtAsync(s_servers[1..], prepare, newPrimary))
         {
             refusals++;
             Assert.True(store.Cube.Elapsed - askedAt < s_options.ReadLease + (3 * RenewalPeriod), $"Still refused {(store.Cube.Elapsed - askedAt).TotalMilliseconds:0} ms after the first ask.");
@@ -165,17 +165,5 @@ public sealed class LeaseRenewalTests
 
         var read = await store.Run(store[s_client].GetAsync(s_key));
         Assert.Equal(("newer", newer), (Text(read!.Value), read.Version));
-    }
-
-    /// <summary>Asks each replica to promise from <paramref name="from"/>; true when every one did.</summary>
-    private static async Task<bool> PromisedAtAsync(StoreCube store, Coordinate[] replicas, Prepare prepare, Coordinate from)
-    {
-        var all = true;
-        foreach (var replica in replicas)
-        {
-            all &= (await store.Run(store[replica].OnPrepareAsync(prepare, from))).Promised;
-        }
-
-        return all;
     }
 }

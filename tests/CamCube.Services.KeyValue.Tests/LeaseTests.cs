@@ -77,7 +77,7 @@ public sealed class LeaseTests
 
         while ((writtenAt is null && store.Cube.Elapsed < leaseStart + (5 * s_options.ReadLease)) || store.Cube.Elapsed < writtenAt + TimeSpan.FromMilliseconds(300))
         {
-            if (writtenAt is null && !await PromisedAtAsync(store, s_servers[1..], ballot, newPrimary))
+            if (writtenAt is null && !await store.PromisedAtAsync(s_servers[1..], new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot }, newPrimary))
             {
                 ballot++;
             }
@@ -127,18 +127,6 @@ public sealed class LeaseTests
 
         store.Cube.RunFor(s_options.ReadLease);
         Assert.True((await store.Run(store[s_servers[1]].OnPrepareAsync(prepare))).Promised);
-    }
-
-    /// <summary>Asks each replica to promise <paramref name="ballot"/> from <paramref name="from"/>; true when every one did.</summary>
-    private static async Task<bool> PromisedAtAsync(StoreCube store, Coordinate[] replicas, long ballot, Coordinate from)
-    {
-        var all = true;
-        foreach (var replica in replicas)
-        {
-            all &= (await store.Run(store[replica].OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot }, from))).Promised;
-        }
-
-        return all;
     }
 
     [Theory]

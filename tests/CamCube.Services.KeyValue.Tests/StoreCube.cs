@@ -40,6 +40,18 @@ internal sealed class StoreCube
         return await call;
     }
 
+    /// <summary>Asks each of <paramref name="replicas"/> to promise <paramref name="prepare"/>'s ballot from <paramref name="from"/>, as a newer primary played by the test would; true when every one did.</summary>
+    public async Task<bool> PromisedAtAsync(Coordinate[] replicas, Messages.Prepare prepare, Coordinate from)
+    {
+        var all = true;
+        foreach (var replica in replicas)
+        {
+            all &= (await Run(this[replica].OnPrepareAsync(prepare, from))).Promised;
+        }
+
+        return all;
+    }
+
     /// <summary>Forgets a server's replicas, as if its disk were replaced; call while it is dead.</summary>
     public void Wipe(Coordinate server) => _disks.Remove(server);
 

@@ -220,8 +220,7 @@ public sealed partial class KeyValueService
 
         if (_renewalsHeld.Count == 0)
         {
-            _renewalTimer?.Dispose();
-            _renewalTimer = null;
+            StopRenewals();
         }
     }
 
