@@ -133,6 +133,50 @@ public sealed class KeyValueCommandTests : IDisposable
         Assert.Single(error.TrimEnd('\n').Split('\n'));
     }
 
+    [Theory]
+    [InlineData("fsync")]
+    [InlineData("no-fsync")]
+    public void ANodeKilledWithSigkillLosesNoAcknowledgedWriteWhateverItsDurability(string durability)
+    {
+        const int Writes = 200;
+        var server = StartNode("sqlite", durability: durability);
+        using (var connection = Connect(server))
+        {
+            for (var i = 0; i < Writes; i++)
+            {
+                Assert.Equal("STORED", connection.Ask(string.Create(CultureInfo.InvariantCulture, $"set kill-{i} 0 0 {Value(i).Length}\r\n{Value(i)}\r\n")));
+            }
+        }
+
+        // Process.Kill is SIGKILL on Unix: the node gets no chance to flush or close anything.
+        _node!.Kill(entireProcessTree: true);
+        _node.WaitForExit();
+        Assert.Equal(137, _node.ExitCode);
+        _node.Dispose();
+        _node = null;
+
+        server = StartNode("sqlite", durability: durability);
+        using var again = Connect(server);
+        for (var i = 0; i < Writes; i++)
+        {
+            var reply = again.Ask(string.Create(CultureInfo.InvariantCulture, $"get kill-{i}\r\n"));
+            Assert.Equal(string.Create(CultureInfo.InvariantCulture, $"VALUE kill-{i} 0 {Value(i).Length}"), reply);
+            Assert.Equal(Value(i), again.ReadLine());
+            Assert.Equal("END", again.ReadLine());
+        }
+
+        static string Value(int i) => string.Create(CultureInfo.InvariantCulture, $"value {i} {new string('x', i % 50)}");
+    }
+
+    /// <summary>A memcached text connection to a front-end at host:port.</summary>
+    private static TextConnection Connect(string server)
+    {
+        var endPoint = IPEndPoint.Parse(server);
+        var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp) { ReceiveTimeout = 30_000 };
+        socket.Connect(endPoint);
+        return new TextConnection(socket);
+    }
+
     /// <summary>The cache's curr_items, from memcached's stats on its front-end.</summary>
     private static long CacheItems(int port)
     {
@@ -162,7 +206,7 @@ public sealed class KeyValueCommandTests : IDisposable
     }
 
     /// <summary>Starts a one-server cube's node process with the store's front-end on a free port; returns its address once it answers.</summary>
-    private string StartNode(string? storage, int? memcachedPort = null, string? delivery = null)
+    private string StartNode(string? storage, int? memcachedPort = null, string? delivery = null, string? durability = null)
     {
         var kvPort = FreePort();
         var start = new ProcessStartInfo("dotnet") { RedirectStandardInput = true, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
@@ -189,6 +233,12 @@ public sealed class KeyValueCommandTests : IDisposable
         {
             start.ArgumentList.Add("--kv-delivery");
             start.ArgumentList.Add(delivery);
+        }
+
+        if (durability is not null)
+        {
+            start.ArgumentList.Add("--kv-durability");
+            start.ArgumentList.Add(durability);
         }
 
         // Ready when the node logs that the store's front-end listens (CamCube.Memcached's listener).
@@ -219,5 +269,28 @@ public sealed class KeyValueCommandTests : IDisposable
         }
 
         throw new TimeoutException($"the node's key-value front-end did not listen within a minute; it said: {string.Join(" | ", output)}");
+    }
+
+    /// <summary>One line-oriented memcached text connection: a command out, its first line back.</summary>
+    private sealed class TextConnection(Socket socket) : IDisposable
+    {
+        private readonly NetworkStream _stream = new(socket, ownsSocket: true);
+        private StreamReader? _reader;
+
+        private StreamReader Reader => _reader ??= new StreamReader(_stream, System.Text.Encoding.ASCII);
+
+        public string? Ask(string command)
+        {
+            _stream.Write(System.Text.Encoding.ASCII.GetBytes(command));
+            return Reader.ReadLine();
+        }
+
+        public string? ReadLine() => Reader.ReadLine();
+
+        public void Dispose()
+        {
+            _reader?.Dispose();
+            _stream.Dispose();
+        }
     }
 }

@@ -23,6 +23,46 @@ public sealed class SqliteKeyValueStorageTests : KeyValueStorageContract
     }
 
     [Fact]
+    public async Task ReadsWhileAnotherThreadCommitsBatchesSeeOnlyWholeCommittedBatches()
+    {
+        // Each batch writes version v of 16 keys, first to last, in one transaction; a read that saw
+        // the first at v and then the last below v would have seen a batch half done.
+        var keys = Enumerable.Range(0, 16).Select(i => Key.FromString($"key {i}")).ToArray();
+        const int Batches = 300;
+        var writer = Task.Run(() =>
+        {
+            var kept = new bool[keys.Length];
+            for (var version = 1L; version <= Batches; version++)
+            {
+                var value = BitConverter.GetBytes(version);
+                Storage.ApplyAll(keys.Select(key => new StorageWrite(key, new StoredValue(version, value))).ToArray(), kept);
+                Assert.All(kept, Assert.True);
+            }
+        });
+
+        var reads = 0;
+        var lastSeen = 0L;
+        while (!writer.IsCompleted || reads == 0)
+        {
+            var first = Storage.Read(keys[0]);
+            var last = Storage.Read(keys[^1]);
+            reads++;
+            if (first is null)
+            {
+                continue;
+            }
+
+            Assert.Equal(first.Version, BitConverter.ToInt64(first.Value));
+            Assert.True(first.Version >= lastSeen, $"read version {first.Version} after {lastSeen}");
+            Assert.True(last is not null && last.Version >= first.Version, $"first key at {first.Version}, last at {last?.Version}: a batch seen half done");
+            lastSeen = first.Version;
+        }
+
+        await writer;
+        Assert.All(keys, key => Assert.Equal(Batches, Storage.Read(key)!.Version));
+    }
+
+    [Fact]
     public void WriteIdsSurviveClosingAndReopeningTheDatabaseAndFollowTheNewestVersion()
     {
         var key = Key.FromString("a");

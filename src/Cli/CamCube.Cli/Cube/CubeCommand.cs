@@ -12,7 +12,7 @@ internal static partial class CubeCommand
 
           cube up [--shape 3x3x3] [--base-port 17000] [--memcached-port 11211 | --no-memcached]
                   [--kv-port 11311 | --no-kv] [--kv-storage sqlite|memory] [--kv-delivery reliable|best-effort]
-                  [--kv-value-max BYTES]
+                  [--kv-value-max BYTES] [--kv-durability fsync|no-fsync]
                   [--in-process] [--detach] [--heartbeat-ms 100] [--timeout-ms T] [--node PROGRAM]
                         start one node per server on loopback (child processes, or threads with --in-process),
                         show their state live, and stop them all on Ctrl-C; --detach leaves the cube running;
@@ -25,7 +25,9 @@ internal static partial class CubeCommand
                         reliable transport (a lost packet is resent, a write runs once) unless --kv-delivery
                         best-effort, the same on every node; --kv-value-max: the largest value it takes (default
                         8192 bytes, up to 64 MiB less 64 KiB; a larger one is answered SERVER_ERROR object too large
-                        for cache); --timeout-ms: how long a silent link stays up
+                        for cache); --kv-durability no-fsync: sqlite commits are written to the operating system,
+                        not flushed (a killed node loses nothing, a host that crashes may lose its last commits;
+                        default fsync); --timeout-ms: how long a silent link stays up
                         (default 1000 for processes, which share this machine's cores; 3.5 heartbeats in-process)
           cube health x,y,z      ask a node's health checks (links up, servers reachable, loop responsive): exit 0
                                  when healthy or degraded, 1 when unhealthy or silent
@@ -74,7 +76,7 @@ internal static partial class CubeCommand
     /// <exception cref="UsageException">An argument is unknown, repeated, malformed or out of range.</exception>
     internal static (CubeOptions Options, ArgumentReader Reader) ReadUp(IReadOnlyList<string> args)
     {
-        var reader = new ArgumentReader("cube up", args, ["--shape", "--base-port", "--memcached-port", "--kv-port", "--kv-storage", "--kv-delivery", "--kv-value-max", "--heartbeat-ms", "--timeout-ms", "--state-dir", "--instance", "--node"], ["--in-process", "--detach", "--no-memcached", "--no-kv", "--supervise"]);
+        var reader = new ArgumentReader("cube up", args, ["--shape", "--base-port", "--memcached-port", "--kv-port", "--kv-storage", "--kv-delivery", "--kv-value-max", "--kv-durability", "--heartbeat-ms", "--timeout-ms", "--state-dir", "--instance", "--node"], ["--in-process", "--detach", "--no-memcached", "--no-kv", "--supervise"]);
         if (reader.Positional.Count > 0)
         {
             throw new UsageException($"cube up: unexpected argument '{reader.Positional[0]}'.");
@@ -108,6 +110,7 @@ internal static partial class CubeCommand
             KeyValueValueBytesMax = reader.Single("--kv-value-max") is { } valueMax
                 ? Nodes.KeyValueNodeSettings.ParseValueBytesMax(valueMax) ?? throw new UsageException($"--kv-value-max: '{valueMax}' is not a whole number of bytes from 1 to {Nodes.KeyValueNodeSettings.ValueBytesLimit}.")
                 : null,
+            KeyValueDurability = KeyValueDurability(reader.Single("--kv-durability"), reader.Single("--kv-storage")),
             InProcess = reader.Flag("--in-process"),
             HeartbeatInterval = TimeSpan.FromMilliseconds(heartbeat),
             HeartbeatTimeout = reader.Single("--timeout-ms") is not null ? TimeSpan.FromMilliseconds(reader.Int("--timeout-ms", 0, heartbeat + 1, 600_000))
@@ -134,6 +137,21 @@ internal static partial class CubeCommand
         Nodes.KeyValueNodeSettings.Memory => Nodes.KeyValueNodeSettings.Memory,
         _ => throw new UsageException($"--kv-storage: '{name}' is neither sqlite nor memory."),
     };
+
+    /// <summary>The durability named by --kv-durability (fsync or no-fsync), for the sqlite storage only; null when not given.</summary>
+    private static Services.KeyValue.Storage.SqliteDurability? KeyValueDurability(string? name, string? storage)
+    {
+        if (name is null)
+        {
+            return null;
+        }
+
+        var durability = Nodes.KeyValueNodeSettings.ParseDurability(name)
+            ?? throw new UsageException($"--kv-durability: '{name}' is neither {Nodes.KeyValueNodeSettings.Fsync} nor {Nodes.KeyValueNodeSettings.NoFsync}.");
+        return storage == Nodes.KeyValueNodeSettings.Memory
+            ? throw new UsageException("--kv-durability: only the sqlite storage has one; --kv-storage memory keeps nothing on disk.")
+            : durability;
+    }
 
     /// <summary>The full path of a node program, checked to exist.</summary>
     private static string NodeProgram(string path)
@@ -219,7 +237,7 @@ internal static partial class CubeCommand
 
         if (options.KeyValueBasePort is { } kv)
         {
-            console.Out.WriteLine($"key-value store ({options.KeyValueStorage}): memcached front-ends on 127.0.0.1:{kv}+i (up to {kv + options.Shape.ServerCount - 1}); camcube kv talks to them");
+            console.Out.WriteLine($"key-value store ({options.KeyValueStorage}{(options.KeyValueDurability is { } durability ? ", " + Nodes.KeyValueNodeSettings.NameOf(durability) : "")}): memcached front-ends on 127.0.0.1:{kv}+i (up to {kv + options.Shape.ServerCount - 1}); camcube kv talks to them");
         }
 
         console.Out.WriteLine($"state, key and logs: {layout.Directory}");

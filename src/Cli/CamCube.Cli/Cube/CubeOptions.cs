@@ -22,6 +22,9 @@ internal sealed record CubeOptions
     /// <summary>Gets the largest value the store takes on every node, in bytes, or null for the nodes' own setting (8 KiB unless their configuration says otherwise).</summary>
     public int? KeyValueValueBytesMax { get; init; }
 
+    /// <summary>Gets what the SQLite commits of every node have done when they return, or null for the nodes' own setting (flushed to the device unless their configuration says otherwise).</summary>
+    public Services.KeyValue.Storage.SqliteDurability? KeyValueDurability { get; init; }
+
     public bool InProcess { get; init; }
 
     /// <summary>Gets the node program every node runs (a .dll run with dotnet, or an executable), or null for the built-in node.</summary>

@@ -33,7 +33,8 @@ internal static class NodeLaunch
         layout.DataDirectory,
         cube.KeyValueBasePort is { } port ? new IPEndPoint(IPAddress.Loopback, port + (int)cube.Shape.IndexOf(self)) : null,
         Delivery: cube.KeyValueDelivery ?? Messaging.MessageDelivery.Reliable,
-        ValueBytesMax: cube.KeyValueValueBytesMax ?? 0);
+        ValueBytesMax: cube.KeyValueValueBytesMax ?? 0,
+        Durability: cube.KeyValueDurability ?? Services.KeyValue.Storage.SqliteDurability.Synced);
 
     /// <summary>The settings of a node process; it also stops when its standard input (the supervisor's pipe) closes.</summary>
     public static IEnumerable<string> Arguments(Coordinate self, CubeLayout layout, CubeOptions cube)
@@ -80,6 +81,12 @@ internal static class NodeLaunch
         {
             // Likewise: KeyValue__ValueBytesMax in the environment reaches every node when this is not given.
             yield return string.Create(CultureInfo.InvariantCulture, $"--{Nodes.KeyValueNodeSettings.Section}:ValueBytesMax={valueBytesMax}");
+        }
+
+        if (cube.KeyValueDurability is { } durability)
+        {
+            // Likewise: KeyValue__Durability in the environment reaches every node when this is not given.
+            yield return $"--{Nodes.KeyValueNodeSettings.Section}:Durability={Nodes.KeyValueNodeSettings.NameOf(durability)}";
         }
     }
 

@@ -13,7 +13,10 @@ namespace CamCube.Cli.Nodes;
 /// the cube's state directory's <c>data</c>; or <c>memory</c>), and the memcached front-end's
 /// <c>Port</c> and <c>Host</c> (none without a port); <c>Delivery</c> (<c>reliable</c>, the default, or
 /// <c>best-effort</c>: how the store's messages travel, the same on every node of a cube);
-/// <c>ValueBytesMax</c> (the largest value in bytes, 8 KiB by default, at most <see cref="ValueBytesLimit"/>).
+/// <c>ValueBytesMax</c> (the largest value in bytes, 8 KiB by default, at most <see cref="ValueBytesLimit"/>);
+/// <c>Durability</c> (SQLite only: <c>fsync</c>, the default, flushes each commit to the device;
+/// <c>no-fsync</c> writes it to the operating system only, which survives the kill of the process but
+/// not the loss of the host).
 /// </summary>
 /// <param name="Storage">The backend: sqlite or memory.</param>
 /// <param name="Directory">Where the SQLite database goes.</param>
@@ -21,7 +24,8 @@ namespace CamCube.Cli.Nodes;
 /// <param name="CacheReadsStore">Whether the node's cache reads the store's replica on a miss at a key's root and keeps no second copy of it (camcubeos 5.2); off by default, as the cache then serves the store's values under the same names (a cache flush_all or delete does not remove them).</param>
 /// <param name="Delivery">How the store's messages travel (<see cref="KeyValueServiceOptions.Delivery"/>); every node of a cube must use the same.</param>
 /// <param name="ValueBytesMax">The largest value the store takes, in bytes (<see cref="KeyValueServiceOptions.ValueBytesMax"/>); 0 for the store's default.</param>
-internal sealed record KeyValueNodeSettings(string Storage, string Directory, IPEndPoint? FrontEnd, bool CacheReadsStore = false, MessageDelivery Delivery = MessageDelivery.Reliable, int ValueBytesMax = 0)
+/// <param name="Durability">What the SQLite database's commits have done when they return (<see cref="SqliteDurability"/>).</param>
+internal sealed record KeyValueNodeSettings(string Storage, string Directory, IPEndPoint? FrontEnd, bool CacheReadsStore = false, MessageDelivery Delivery = MessageDelivery.Reliable, int ValueBytesMax = 0, SqliteDurability Durability = SqliteDurability.Synced)
 {
     /// <summary>The largest <c>ValueBytesMax</c> a node takes: a value with its message around it must fit one message of the reliable transport (64 MiB by default).</summary>
     public const int ValueBytesLimit = Services.Reliable.ReliableOptions.DefaultMessageBytesMax - (64 * 1024);
@@ -41,6 +45,12 @@ internal sealed record KeyValueNodeSettings(string Storage, string Directory, IP
     /// <summary>The name of <see cref="MessageDelivery.BestEffort"/> in the settings.</summary>
     public const string BestEffort = "best-effort";
 
+    /// <summary>The name of <see cref="SqliteDurability.Synced"/> in the settings.</summary>
+    public const string Fsync = "fsync";
+
+    /// <summary>The name of <see cref="SqliteDurability.Written"/> in the settings.</summary>
+    public const string NoFsync = "no-fsync";
+
     /// <summary>Gets the store's settings on the node: its defaults with <see cref="Delivery"/> and <see cref="ValueBytesMax"/>.</summary>
     public KeyValueServiceOptions StoreOptions => KeyValueServiceOptions.Default with
     {
@@ -59,6 +69,17 @@ internal sealed record KeyValueNodeSettings(string Storage, string Directory, IP
         BestEffort => MessageDelivery.BestEffort,
         _ => null,
     };
+
+    /// <summary>The durability a name stands for (<c>fsync</c> or <c>no-fsync</c>, any case); null for another name.</summary>
+    public static SqliteDurability? ParseDurability(string name) => name.ToLowerInvariant() switch
+    {
+        Fsync => SqliteDurability.Synced,
+        NoFsync => SqliteDurability.Written,
+        _ => null,
+    };
+
+    /// <summary>The name of a durability in the settings.</summary>
+    public static string NameOf(SqliteDurability durability) => durability == SqliteDurability.Written ? NoFsync : Fsync;
 
     /// <summary>The name of a delivery in the settings.</summary>
     public static string NameOf(MessageDelivery delivery) => delivery == MessageDelivery.BestEffort ? BestEffort : Reliable;
@@ -86,8 +107,16 @@ internal sealed record KeyValueNodeSettings(string Storage, string Directory, IP
         var valueBytesMax = section["ValueBytesMax"] is { } valueText
             ? ParseValueBytesMax(valueText) ?? throw new CamCubeConfigurationException($"{Section}:ValueBytesMax: '{valueText}' is not a whole number of bytes from 1 to {ValueBytesLimit}.")
             : 0;
+        var durability = section["Durability"] is { } durabilityText
+            ? ParseDurability(durabilityText) ?? throw new CamCubeConfigurationException($"{Section}:Durability: '{durabilityText}' is neither {Fsync} nor {NoFsync}.")
+            : SqliteDurability.Synced;
+        if (durability != SqliteDurability.Synced && storage == Memory)
+        {
+            throw new CamCubeConfigurationException($"{Section}:Durability: '{section["Durability"]}' is for the {Sqlite} storage; {Memory} keeps nothing on disk.");
+        }
+
         var socket = configuration[$"{CamCubeNodeOptions.SectionName}:{nameof(CamCubeNodeOptions.ControlSocket)}"];
-        return new KeyValueNodeSettings(storage, Path.GetFullPath(DefaultDirectory(section, socket)), ReferenceServices.ListenEndPoint(section), cacheReadsStore, delivery, valueBytesMax);
+        return new KeyValueNodeSettings(storage, Path.GetFullPath(DefaultDirectory(section, socket)), ReferenceServices.ListenEndPoint(section), cacheReadsStore, delivery, valueBytesMax, durability);
     }
 
     /// <summary>Where the database goes: <c>Directory</c>; else <c>data</c> beside the node's control socket (the node's own state); else the default state directory's <c>data</c>.</summary>
@@ -115,7 +144,7 @@ internal sealed record KeyValueNodeSettings(string Storage, string Directory, IP
         try
         {
             System.IO.Directory.CreateDirectory(Directory);
-            return SqliteKeyValueStorage.Open(path);
+            return SqliteKeyValueStorage.Open(path, Durability);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or Microsoft.Data.Sqlite.SqliteException)
         {

@@ -15,7 +15,7 @@ internal static class NodeArguments
     public static readonly string[] ValueOptions =
     [
         "--shape", "--coord", "--base-port", "--host", "--peers", "--key-file", "--control-socket",
-        "--memcached-port", "--memcached-host", "--kv-port", "--kv-host", "--kv-storage", "--kv-dir", "--kv-delivery", "--kv-value-max", "--heartbeat-ms", "--timeout-ms", "--rate-limit-mbps", "--seed", "--log-level",
+        "--memcached-port", "--memcached-host", "--kv-port", "--kv-host", "--kv-storage", "--kv-dir", "--kv-delivery", "--kv-value-max", "--kv-durability", "--heartbeat-ms", "--timeout-ms", "--rate-limit-mbps", "--seed", "--log-level",
         "--loop", "--loop-spin-us", "--udp-spin-us",
     ];
 
@@ -89,6 +89,7 @@ internal static class NodeArguments
         Copy("--kv-dir", KeyValueNodeSettings.Section + ":Directory");
         Copy("--kv-delivery", KeyValueNodeSettings.Section + ":Delivery");
         Copy("--kv-value-max", KeyValueNodeSettings.Section + ":ValueBytesMax");
+        Copy("--kv-durability", KeyValueNodeSettings.Section + ":Durability");
         Duration("--heartbeat-ms", node + nameof(CamCubeNodeOptions.HeartbeatInterval), TimeSpan.FromMilliseconds);
         Duration("--timeout-ms", node + nameof(CamCubeNodeOptions.HeartbeatTimeout), TimeSpan.FromMilliseconds);
         Duration("--loop-spin-us", node + nameof(CamCubeNodeOptions.LoopIdleSpin), TimeSpan.FromMicroseconds);

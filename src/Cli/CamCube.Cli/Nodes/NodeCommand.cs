@@ -27,6 +27,9 @@ internal static class NodeCommand
           --kv-delivery      how the store's messages travel: reliable (default; a lost packet is resent on the
                              reliable transport, a write runs once) or best-effort; the same on every node
           --kv-value-max     the largest value the store takes, in bytes (default 8192, at most 64 MiB less 64 KiB)
+          --kv-durability    sqlite only: fsync (default; each commit is flushed to the device before a write is
+                             acknowledged) or no-fsync (written to the operating system: a killed process loses
+                             nothing, a crashed or powered-off host may lose its last commits)
           --kv-cache         the cache reads the store on a miss at a key's root, keeping no second copy
                              (camcubeos 5.2, memId = objId); it then serves the store's values by the same names
           --heartbeat-ms     heartbeat interval (default 100); --timeout-ms link timeout (default 3.5 x interval)
