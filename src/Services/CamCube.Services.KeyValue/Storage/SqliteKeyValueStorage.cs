@@ -5,16 +5,11 @@ namespace CamCube.Services.KeyValue.Storage;
 /// <summary>
 /// Replicas kept on disk in one SQLite database per server (write-ahead log, synchronous commits):
 /// a write <see cref="Apply"/> kept is on disk when the call returns, so killing the process loses
-/// none of them (flushed to the device as well unless opened with <see cref="SqliteDurability.Written"/>). Writes go through one connection. A read goes through the same connection when no
-/// write is running, and through a read-only connection of its own while one is, so a read never
-/// waits for a commit's disk write; either way it sees only what is committed (SQLite shows a
-/// commit to other connections once it is on disk).
+/// none of them (flushed to the device as well unless opened with <see cref="SqliteDurability.Written"/>).
+/// Writes go through one connection and reads through another, so a read never waits for a commit's
+/// disk write and sees only what is committed (SQLite shows a commit to other connections once it
+/// is on disk).
 /// </summary>
-/// <remarks>
-/// Why reads prefer the writer's connection: SQLite drops the pages a connection cached whenever
-/// another connection committed since its last read, so on the read-only connection nearly every
-/// read after a write read the b-tree's pages from the file again. The writer's cache stays warm.
-/// </remarks>
 public sealed class SqliteKeyValueStorage : IKeyValueStorage
 {
     /// <summary>The schema this code writes, kept in the database's <c>user_version</c> (2 added the promises, 3 the writes' ids).</summary>
@@ -23,7 +18,6 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
     private readonly SqliteConnection _writer;
     private readonly SqliteConnection _reader;
     private readonly SqliteCommand _read;
-    private readonly SqliteCommand _readByWriter;
     private readonly SqliteCommand _apply;
     private readonly SqliteCommand _promise;
     private readonly SqliteCommand _purge;
@@ -40,9 +34,7 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
         Durability = durability;
         _writer = writer;
         _reader = reader;
-        const string ReadSql = "SELECT version, value, write_id FROM kv WHERE key = $key";
-        _read = Command(_reader, ReadSql, "$key");
-        _readByWriter = Command(_writer, ReadSql, "$key");
+        _read = Command(_reader, "SELECT version, value, write_id FROM kv WHERE key = $key", "$key");
         _apply = Command(
             _writer,
             "INSERT INTO kv (key, version, value, write_id) VALUES ($key, $version, $value, $write_id) " +
@@ -142,24 +134,17 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
     /// <inheritdoc/>
     public StoredValue? Read(Key key)
     {
-        // Only when no write runs: a holder of the lock may be inside a batch's open transaction.
-        if (!_writeLock.IsHeldByCurrentThread && _writeLock.TryEnter())
-        {
-            try
-            {
-                ObjectDisposedException.ThrowIf(_disposed, this);
-                return ReadWith(_readByWriter, key);
-            }
-            finally
-            {
-                _writeLock.Exit();
-            }
-        }
-
         lock (_readLock)
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            return ReadWith(_read, key);
+            _read.Parameters["$key"].Value = KeyBytes(key);
+            using var reader = _read.ExecuteReader();
+            if (!reader.Read())
+            {
+                return null;
+            }
+
+            return new StoredValue(reader.GetInt64(0), reader.IsDBNull(1) ? null : (byte[])reader.GetValue(1), unchecked((ulong)reader.GetInt64(2)));
         }
     }
 
@@ -287,7 +272,6 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
 
                 _disposed = true;
                 _read.Dispose();
-                _readByWriter.Dispose();
                 _apply.Dispose();
                 _promise.Dispose();
                 _purge.Dispose();
@@ -331,18 +315,6 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
         }
 
         return command;
-    }
-
-    private static StoredValue? ReadWith(SqliteCommand read, Key key)
-    {
-        read.Parameters["$key"].Value = KeyBytes(key);
-        using var reader = read.ExecuteReader();
-        if (!reader.Read())
-        {
-            return null;
-        }
-
-        return new StoredValue(reader.GetInt64(0), reader.IsDBNull(1) ? null : (byte[])reader.GetValue(1), unchecked((ulong)reader.GetInt64(2)));
     }
 
     /// <summary>Runs one item in its own commit.</summary>
