@@ -8,7 +8,7 @@ namespace CamCube.Services.KeyValue.Storage;
 /// none of them (flushed to the device as well unless opened with <see cref="SqliteDurability.Written"/>).
 /// Writes go through one connection and reads through another, so a read never waits for a commit's
 /// disk write and sees only what is committed (SQLite shows a commit to other connections once it
-/// is on disk).
+/// is written, and with <see cref="SqliteDurability.Synced"/> flushed).
 /// </summary>
 public sealed class SqliteKeyValueStorage : IKeyValueStorage
 {
