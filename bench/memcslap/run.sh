@@ -102,18 +102,9 @@ if (( ${#need[@]} > 0 )); then
 fi
 NUTCRACKER="$(command -v nutcracker || echo /usr/sbin/nutcracker)"
 
-NAMES=(); CLIS=(); ENVS=(); REPOS=()
-for spec in "${BUILDS[@]}"; do
-  name="${spec%%=*}"; repo="${spec#*=}"; extra=""
-  [[ "$repo" == *,* ]] && { extra="${repo#*,}"; repo="${repo%%,*}"; }
-  [[ "$name" != "$spec" && -d "$repo" ]] || { echo "--build takes NAME=REPO (an existing checkout): $spec" >&2; exit 2; }
-  cli="$repo/src/Cli/CamCube.Cli/bin/Release/net10.0/camcube.dll"
-  if [[ ! -f "$cli" ]]; then
-    log "building the CLI of $name ($repo)"
-    timeout 900 dotnet build "$repo/src/Cli/CamCube.Cli" -c Release -v q >/dev/null
-  fi
-  NAMES+=("$name"); CLIS+=("$cli"); ENVS+=("${extra//,/ }"); REPOS+=("$repo")
-done
+# shellcheck source=bench/builds.sh
+source "$HERE/bench/builds.sh"
+resolve_builds "${BUILDS[@]}"
 
 # --- helpers -------------------------------------------------------------------------------------
 # One memcached text-protocol exchange over bash's /dev/tcp; prints the answer (bounded by timeout).

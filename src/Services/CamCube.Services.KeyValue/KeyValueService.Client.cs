@@ -80,8 +80,10 @@ public sealed partial class KeyValueService
         var timedOut = false;
         var mayHaveTakenEffect = false;
         var lastAnswer = "no answer yet";
+        var attempts = 0;
         while (true)
         {
+            request.FirstAttempt = !isRead && attempts++ == 0;
             var remaining = _options.RequestTimeout - clock.GetElapsedTime(start);
             if (remaining <= TimeSpan.Zero)
             {
@@ -124,6 +126,12 @@ public sealed partial class KeyValueService
                     throw new KeyValueStoreException(KeyValueFailure.Rejected, $"The primary of {key} refused the {request.Operation}: {reply.Reason}");
                 case ReplyStatus.Indeterminate:
                     throw new KeyValueStoreException(KeyValueFailure.TimedOut, $"The {request.Operation} of {key} reached some replicas but not every one: it may or may not take effect.");
+                case ReplyStatus.Unsettled:
+                    // Kept at its primary, not yet settled with every replica: asked again under its id.
+                    mayHaveTakenEffect = true;
+                    lastAnswer = "the primary kept the write but could not yet settle it with every replica";
+                    await DelayAsync(_options.RetryDelay).ConfigureAwait(true);
+                    break;
                 default:
                     timedOut = false;
                     lastAnswer = $"the primary answered {reply.Status}";

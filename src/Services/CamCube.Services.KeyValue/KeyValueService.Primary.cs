@@ -68,6 +68,12 @@ public sealed partial class KeyValueService
             return new ClientReply { Status = ReplyStatus.Unavailable };
         }
 
+        if (lane.Ballot == 0 && CanWriteFirstInOneRound(key, lane, request)
+            && await WriteFirstAsync(key, lane, set, request, asker).ConfigureAwait(true) is { } first)
+        {
+            return first;
+        }
+
         if ((lane.Ballot == 0 || !lane.Set.AsSpan().SequenceEqual(set)) && !await HoldKeyAsync(key, lane, set).ConfigureAwait(true))
         {
             return new ClientReply { Status = ReplyStatus.Unavailable };
@@ -177,16 +183,22 @@ public sealed partial class KeyValueService
         }
 
         TakeLease(lane, sentAt);
+        return Acknowledge(key, lane, set, request, asker, write);
+    }
+
+    /// <summary>Holds the write every live replica kept as the key's newest, notes its id, and answers it (with a front-end lease for a writer that dropped its own).</summary>
+    private ClientReply Acknowledge(Key key, KeyLane lane, Coordinate[] set, ClientRequest request, Coordinate asker, StoredValue write)
+    {
         lane.Hold(write);
-        _recentWrites.Note(write.WriteId, key, version, Now);
+        _recentWrites.Note(write.WriteId, key, write.Version, Now);
         Statistics.WritesAcknowledged++;
-        if (isDelete)
+        if (write.IsDeleted)
         {
-            SchedulePurge(key, version, set);
+            SchedulePurge(key, write.Version, set);
         }
 
-        var written = new ClientReply { WriteStatus = WriteStatus.Written, Version = version };
-        if (!isDelete && request.LeaseDropped && HoldsLease(key, lane))
+        var written = new ClientReply { WriteStatus = WriteStatus.Written, Version = write.Version };
+        if (!write.IsDeleted && request.LeaseDropped && HoldsLease(key, lane))
         {
             // The writer dropped its lease for this write and takes one on the value it wrote.
             GrantFrontEndLease(lane, asker, written, onWrite: true);
@@ -282,7 +294,7 @@ public sealed partial class KeyValueService
     private async Task<(long Ballot, Promise[]? Promises)> PrepareAsync(Key key, KeyLane lane, Coordinate[] set)
     {
         var held = _storage.Read(key);
-        var ballot = Math.Max(Math.Max(PromisedBallot(key), lane.HighestBallotSeen), Versions.BallotOf(held?.Version ?? 0)) + 1;
+        var ballot = Ballots.Above(Math.Max(Math.Max(PromisedBallot(key), lane.HighestBallotSeen), Versions.BallotOf(held?.Version ?? 0)));
         _promised[key] = ballot;
         var promisedHere = Commits.Add(StorageWrite.Promise(key, ballot));
         var others = Others(set);

@@ -34,7 +34,12 @@ public sealed partial class KeyValueService
 
     private long PromisedBallot(Key key) => _promised.GetValueOrDefault(key);
 
-    /// <summary>Promises <paramref name="prepare"/>'s ballot (on disk before it is told) unless a higher one was promised or a lease granted to another server (or this server's start) has not run out.</summary>
+    /// <summary>
+    /// Promises <paramref name="prepare"/>'s ballot (on disk before it is told) unless a higher one was
+    /// promised or a lease granted to another server (or this server's start) has not run out; keeps
+    /// the key's first write with the promise when the prepare carries one and this server has never
+    /// seen the key (<see cref="KeepFirstWrite"/>).
+    /// </summary>
     /// <param name="prepare">The new primary's request.</param>
     /// <param name="from">The server that sent it, or null when not known (it is then not the lease holder).</param>
     internal async Task<Promise> OnPrepareAsync(Prepare prepare, Coordinate? from = null)
@@ -53,7 +58,17 @@ public sealed partial class KeyValueService
 
         GrantLease(key, from);
         _promised[key] = prepare.Ballot;
-        await Commits.Add(StorageWrite.Promise(key, prepare.Ballot)).ConfigureAwait(true);
+        var promisedOnDisk = Commits.Add(StorageWrite.Promise(key, prepare.Ballot));
+        var firstWrite = KeepFirstWrite(key, prepare, promised);
+        await promisedOnDisk.ConfigureAwait(true);
+        if (firstWrite is not null && await firstWrite.ConfigureAwait(true))
+        {
+            // A replica that keeps a write makes it take effect, as with an accept.
+            var version = Versions.Next(0, prepare.Ballot);
+            _recentWrites.Note(prepare.WriteId, key, version, Now);
+            return new Promise { Promised = true, Ballot = prepare.Ballot, Version = version, Kept = true };
+        }
+
         var held = _storage.Read(key);
         var promise = new Promise { Promised = true, Ballot = prepare.Ballot, Version = held?.Version ?? 0 };
         if (held is not null && held.Version > prepare.Version)

@@ -75,6 +75,7 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         packet.Release();
         Volatile.Write(ref _valueBytesMax, Math.Max(0, Math.Min(_options.ValueBytesMax, capacity)));
         StartLeaseClock();
+        DrawFirstWriteBallot(node);
         StartFrontEndLeases();
         _committer = CreateCommitter(node);
         LoadPromises();

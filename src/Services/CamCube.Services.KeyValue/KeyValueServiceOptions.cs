@@ -107,6 +107,15 @@ public sealed record KeyValueServiceOptions
     /// <summary>Gets how many keys' newest values the primary keeps in memory to answer reads without reading its storage (100,000 by default; 0: none).</summary>
     public int HeldValuesMax { get; init; } = 100_000;
 
+    /// <summary>
+    /// Gets whether a key's first write takes one round instead of two (true by default): a primary
+    /// that has never seen the key sends the write with its take-over (<c>Prepare</c>), and replicas
+    /// that have never seen it either keep it with their promise. Only for an unconditional put asked
+    /// for the first time; anything else, or any replica that knows the key, takes the key over
+    /// first as always. False: every first write waits for the take-over round.
+    /// </summary>
+    public bool FirstWriteInOneRound { get; init; } = true;
+
     /// <summary>Gets how many keys one catch-up offer lists (a packet's worth).</summary>
     public int OfferKeysMax { get; init; } = 128;
 

@@ -36,6 +36,12 @@ public sealed class KeyValueStatistics
     /// <summary>Gets how many times this server took a key over as its primary (a ballot of its own).</summary>
     public long TakeOvers { get; internal set; }
 
+    /// <summary>Gets how many first writes of a key this primary acknowledged after one round, sent with its take-over.</summary>
+    public long FirstWritesInOneRound { get; internal set; }
+
+    /// <summary>Gets how many first writes sent with a take-over found a replica that knew the key (or failed), so the key was taken over first.</summary>
+    public long FirstWritesTakenOverFirst { get; internal set; }
+
     /// <summary>Gets how many times this server, as a key's primary, kept its ballot when the key's replica set changed and brought the servers new to the set up to date (no take-over).</summary>
     public long SetExtensions { get; internal set; }
 

@@ -8,13 +8,18 @@ namespace CamCube.Services.KeyValue.Tests.Simulation;
 /// key's servers), and never one of the <paramref name="spared"/> servers (the clients' own); most
 /// faults hit the <paramref name="targets"/> (the workload's keys' servers). Half the restarts
 /// come back with an empty disk (<paramref name="wipe"/>), as a server of the memory backend does.
+/// A server back with an empty disk has lost its copies until it caught up on them
+/// (<paramref name="caughtUp"/>, given the servers down or cut off; without it, at once), so it
+/// counts among the faulty until then: the store's promise holds while at most r - 1 of a key's
+/// servers fail, and a server that lost its disk is one of them until it holds the key again.
 /// </summary>
-internal sealed class FaultSchedule(SimulatedCube cube, Random random, IReadOnlyCollection<Coordinate> spared, Coordinate[] targets, Action<Coordinate> wipe)
+internal sealed class FaultSchedule(SimulatedCube cube, Random random, IReadOnlyCollection<Coordinate> spared, Coordinate[] targets, Action<Coordinate> wipe, Func<Coordinate, IReadOnlyCollection<Coordinate>, bool>? caughtUp = null)
 {
     public const int FaultyMax = 2;
 
     private readonly List<Coordinate> _dead = [];
     private readonly List<Coordinate> _isolated = [];
+    private readonly List<Coordinate> _recovering = [];
 
     public int Kills { get; private set; }
 
@@ -25,7 +30,13 @@ internal sealed class FaultSchedule(SimulatedCube cube, Random random, IReadOnly
     /// <summary>Does one random thing: kill, restart, cut off or reconnect a server.</summary>
     public void Step()
     {
-        var faulty = _dead.Count + _isolated.Count;
+        if (caughtUp is not null)
+        {
+            List<Coordinate> down = [.. _dead, .. _isolated];
+            _recovering.RemoveAll(server => caughtUp(server, down));
+        }
+
+        var faulty = _dead.Count + _isolated.Count + _recovering.Count;
         var roll = random.NextDouble();
         if (faulty < FaultyMax && roll < 0.35)
         {
@@ -49,6 +60,10 @@ internal sealed class FaultSchedule(SimulatedCube cube, Random random, IReadOnly
             {
                 wipe(back);
                 Wipes++;
+                if (caughtUp is not null)
+                {
+                    _recovering.Add(back);
+                }
             }
 
             cube.Restart(back);
@@ -76,6 +91,7 @@ internal sealed class FaultSchedule(SimulatedCube cube, Random random, IReadOnly
 
         _dead.Clear();
         _isolated.Clear();
+        _recovering.Clear();
     }
 
     private Coordinate PickHealthy()
@@ -83,7 +99,7 @@ internal sealed class FaultSchedule(SimulatedCube cube, Random random, IReadOnly
         while (true)
         {
             var server = random.NextDouble() < 0.8 ? targets[random.Next(targets.Length)] : cube.Shape.CoordinateAt(random.NextInt64(cube.Shape.ServerCount));
-            if (!spared.Contains(server) && !_dead.Contains(server) && !_isolated.Contains(server))
+            if (!spared.Contains(server) && !_dead.Contains(server) && !_isolated.Contains(server) && !_recovering.Contains(server))
             {
                 return server;
             }

@@ -43,7 +43,7 @@ internal sealed class RegisterWorkload
         _faultRandom = new Random(seed * 7919 + 1);
         Keys = [.. Enumerable.Range(0, keyCount).Select(i => Key.FromString($"register-{seed}-{i}"))];
         var targets = Keys.SelectMany(key => KeySpace.For(s_shape).GetServersForKey(key, StoreOptions.ReplicaCount + 1)).Except(s_clientNodes).Distinct().ToArray();
-        Faults = new FaultSchedule(Cube, _faultRandom, s_clientNodes, targets, Store.Wipe);
+        Faults = new FaultSchedule(Cube, _faultRandom, s_clientNodes, targets, Store.Wipe, HoldsItsKeys);
         ClientsPerNode = clientsPerNode;
         ReadShare = readShare;
     }
@@ -99,6 +99,29 @@ internal sealed class RegisterWorkload
     }
 
     private static TimeSpan Min(params TimeSpan[] times) => times.Min();
+
+    /// <summary>
+    /// Whether <paramref name="server"/> holds every key whose replica set it is in (the first r of
+    /// the key's walk that are not <paramref name="down"/>) when another server of that set holds
+    /// it: a server back with an empty disk has caught up.
+    /// </summary>
+    private bool HoldsItsKeys(Coordinate server, IReadOnlyCollection<Coordinate> down)
+    {
+        foreach (var key in Keys)
+        {
+            var set = KeySpace.For(s_shape).GetServersForKey(key, (int)s_shape.ServerCount).Where(s => !down.Contains(s)).Take(StoreOptions.ReplicaCount).ToArray();
+            if (Array.IndexOf(set, server) >= 0 && Holds(server, key) is false && set.Any(other => Holds(other, key) is true))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    /// <summary>Whether a live server's storage holds the key; null when the server is not running.</summary>
+    private bool? Holds(Coordinate server, Key key) =>
+        Cube.LiveNodes.FirstOrDefault(node => node.Self == server)?.GetService<KeyValueService>() is { } store ? store.Storage.Read(key) is not null : null;
 
     private TimeSpan NextFaultIn() => TimeSpan.FromMilliseconds(50 + _faultRandom.Next(150));
 

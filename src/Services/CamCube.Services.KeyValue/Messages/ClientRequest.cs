@@ -38,4 +38,12 @@ public sealed class ClientRequest
     /// </summary>
     [ProtoMember(7, DataFormat = DataFormat.FixedSize)]
     public ulong WriteId { get; set; }
+
+    /// <summary>
+    /// Gets or sets whether this is the first time the front-end asks for this write (no server can
+    /// have run it before): only then may a primary that has never seen the key write it in the
+    /// round that takes the key over. False when unknown.
+    /// </summary>
+    [ProtoMember(8)]
+    public bool FirstAttempt { get; set; }
 }

@@ -52,4 +52,11 @@ public sealed class Promise
     /// <summary>Gets the version of each of <see cref="RecentWriteIds"/>.</summary>
     [ProtoMember(10, IsPacked = true)]
     public List<long> RecentWriteVersions { get; } = [];
+
+    /// <summary>
+    /// Gets or sets whether the replica, which had never seen the key, kept the first write the
+    /// <see cref="Prepare"/> carried, at the first version of its ballot, on disk with the promise.
+    /// </summary>
+    [ProtoMember(11)]
+    public bool Kept { get; set; }
 }

@@ -17,4 +17,10 @@ public enum ReplyStatus
 
     /// <summary>The primary refused the request (a value over its size limit); the reply's text says why.</summary>
     Rejected = 4,
+
+    /// <summary>
+    /// The primary kept the write but could not yet settle it with every replica: ask again under
+    /// the same write id (the primary answers from what it kept); the write may have taken effect.
+    /// </summary>
+    Unsettled = 5,
 }
