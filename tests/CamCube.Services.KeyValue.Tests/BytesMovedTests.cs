@@ -66,6 +66,27 @@ public sealed class BytesMovedTests
         Assert.All(s_victimKeys, key => Assert.Equal(ExpectedBytes(key, rewritten), store.DiskOf(s_victim).Read(key)!.Value!.Length));
     }
 
+    [Fact]
+    public async Task ServerBackWithAnEmptyDiskIsCaughtUpWithoutWaitingForAReplicationTimeout()
+    {
+        var store = await StartWithKeysAsync(TimeSpan.FromSeconds(180));
+        store.Cube.Kill(s_victim);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+
+        // Its peers last heard from its earlier life; what they offer reaches the new one at once.
+        store.Wipe(s_victim);
+        store.Cube.Restart(s_victim);
+        var started = store.Cube.Elapsed;
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        var converged = store.Cube.Elapsed - started;
+
+        var timeout = KeyValueServiceOptions.Default.ReplicationTimeout;
+        Assert.True(
+            store.Cube.RunUntil(() => s_victimKeys.All(key => store.DiskOf(s_victim).Read(key) is not null), timeout / 2),
+            $"{s_victimKeys.Count(key => store.DiskOf(s_victim).Read(key) is null)} of its {s_victimKeys.Length} keys were still missing half a replication timeout after the views converged ({converged.TotalMilliseconds:0} ms after the restart).");
+        Assert.All(s_victimKeys, key => Assert.Equal(FirstValueBytes, store.DiskOf(s_victim).Read(key)!.Value!.Length));
+    }
+
     private static async Task<StoreCube> StartWithKeysAsync(TimeSpan t)
     {
         var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 5 }, new KeyValueServiceOptions { ReReplicationDelay = t });
