@@ -61,13 +61,7 @@ public sealed partial class KeyValueService
         var keptHere = KeptAsNewestAsync(KeepAsync(key, write));
         var promises = await AllAsync(asks).ConfigureAwait(true);
         var kept = await CommittedAsync(promisedHere).ConfigureAwait(true) & await keptHere.ConfigureAwait(true);
-        var keptEverywhere = promises is not null && AllPromised(lane, promises) && kept && PromisedBallot(key) == ballot;
-        foreach (var promise in promises ?? [])
-        {
-            keptEverywhere &= promise.Kept;
-        }
-
-        if (keptEverywhere)
+        if (promises is not null && AllPromised(lane, promises) && Array.TrueForAll(promises, promise => promise.Kept) && kept && PromisedBallot(key) == ballot)
         {
             lane.Ballot = ballot;
             lane.Set = set;
@@ -88,24 +82,16 @@ public sealed partial class KeyValueService
     }
 
     /// <summary>Whether a write reached the disk as the key's newest: false when the storage held a newer one or the committer refused it.</summary>
-    private static async Task<bool> KeptAsNewestAsync(Task<bool> keep)
-    {
-        try
-        {
-            return await keep.ConfigureAwait(true);
-        }
-        catch (InvalidOperationException)
-        {
-            return false;
-        }
-    }
+    private static async Task<bool> KeptAsNewestAsync(Task<bool> keep) =>
+        await CommittedAsync(keep).ConfigureAwait(true) && await keep.ConfigureAwait(true);
 
     /// <summary>
-    /// A replica's part: with its promise, keeps the first write a <see cref="Prepare"/> carries when
-    /// it has never seen the key (no promise, no value, no note of the write) and the ballot is a
-    /// first write's; null when it does not, and the prepare is answered as any other.
+    /// A replica's part, begun with its promise queued: keeps the first write a <see cref="Prepare"/>
+    /// carries when it has never seen the key (no promise, no value, no note of the write) and the
+    /// ballot is a first write's, and notes the write's id once it is on disk. The version kept, or 0
+    /// when it keeps nothing and the prepare is answered as any other.
     /// </summary>
-    private Task<bool>? KeepFirstWrite(Key key, Prepare prepare, long promisedBefore)
+    private async Task<long> KeepFirstWriteAsync(Key key, Prepare prepare, long promisedBefore)
     {
         if (prepare.WriteId == 0
             || prepare.Ballot > Ballots.FirstWriteMax
@@ -115,10 +101,18 @@ public sealed partial class KeyValueService
             || _recentWrites.TryGet(prepare.WriteId, key, out _)
             || _storage.Read(key) is not null)
         {
-            return null;
+            return 0;
         }
 
         ForgetHeld(key);
-        return KeptAsNewestAsync(KeepAsync(key, new StoredValue(Versions.Next(0, prepare.Ballot), prepare.Value, prepare.WriteId)));
+        var write = new StoredValue(Versions.Next(0, prepare.Ballot), prepare.Value, prepare.WriteId);
+        if (!await KeptAsNewestAsync(KeepAsync(key, write)).ConfigureAwait(true))
+        {
+            return 0;
+        }
+
+        // A replica that keeps a write makes it take effect, as with an accept.
+        _recentWrites.Note(write.WriteId, key, write.Version, Now);
+        return write.Version;
     }
 }

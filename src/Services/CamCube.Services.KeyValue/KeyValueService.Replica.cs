@@ -38,7 +38,7 @@ public sealed partial class KeyValueService
     /// Promises <paramref name="prepare"/>'s ballot (on disk before it is told) unless a higher one was
     /// promised or a lease granted to another server (or this server's start) has not run out; keeps
     /// the key's first write with the promise when the prepare carries one and this server has never
-    /// seen the key (<see cref="KeepFirstWrite"/>).
+    /// seen the key (<see cref="KeepFirstWriteAsync"/>).
     /// </summary>
     /// <param name="prepare">The new primary's request.</param>
     /// <param name="from">The server that sent it, or null when not known (it is then not the lease holder).</param>
@@ -59,14 +59,11 @@ public sealed partial class KeyValueService
         GrantLease(key, from);
         _promised[key] = prepare.Ballot;
         var promisedOnDisk = Commits.Add(StorageWrite.Promise(key, prepare.Ballot));
-        var firstWrite = KeepFirstWrite(key, prepare, promised);
+        var firstWrite = KeepFirstWriteAsync(key, prepare, promised);
         await promisedOnDisk.ConfigureAwait(true);
-        if (firstWrite is not null && await firstWrite.ConfigureAwait(true))
+        if (await firstWrite.ConfigureAwait(true) is var kept and not 0)
         {
-            // A replica that keeps a write makes it take effect, as with an accept.
-            var version = Versions.Next(0, prepare.Ballot);
-            _recentWrites.Note(prepare.WriteId, key, version, Now);
-            return new Promise { Promised = true, Ballot = prepare.Ballot, Version = version, Kept = true };
+            return new Promise { Promised = true, Ballot = prepare.Ballot, Version = kept, Kept = true };
         }
 
         var held = _storage.Read(key);
