@@ -28,12 +28,12 @@ public sealed class FencingTests
         var ballot = put.Version >> 24;
         store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
 
-        Assert.True((await store.Run(replica.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }))).Promised);
-        var late = await store.Run(replica.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot, Version = put.Version + 1, Value = Bytes("deposed") }));
+        Assert.True((await store.Run(replica, s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }))).Promised);
+        var late = await store.Run(replica, s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot, Version = put.Version + 1, Value = Bytes("deposed") }));
         Assert.False(late.Ok);
         Assert.Equal(ballot + 1, late.Ballot);
         Assert.Equal(put.Version, store.DiskOf(s_servers[1]).Read(s_key)!.Version);
-        Assert.False((await store.Run(replica.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }))).Promised);
+        Assert.False((await store.Run(replica, s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }))).Promised);
     }
 
     [Fact]
@@ -43,12 +43,12 @@ public sealed class FencingTests
         var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("old primary")));
         var ballot = put.Version >> 24;
         store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
-        Assert.True((await store.Run(store[s_servers[1]].OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }))).Promised);
+        Assert.True((await store.Run(store[s_servers[1]], s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }))).Promised);
 
         // The replica restarts with its disk: the promise was kept there, not only in its memory.
         Assert.True(store.Cube.Kill(s_servers[1]));
         store.Cube.Restart(s_servers[1]);
-        var late = await store.Run(store[s_servers[1]].OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot, Version = put.Version + 1, Value = Bytes("deposed") }));
+        var late = await store.Run(store[s_servers[1]], s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot, Version = put.Version + 1, Value = Bytes("deposed") }));
 
         Assert.False(late.Ok);
         Assert.Equal(ballot + 1, late.Ballot);
@@ -67,8 +67,8 @@ public sealed class FencingTests
         // The newer primary takes the key over at both replicas and writes there; the old primary was not asked.
         foreach (var replica in s_servers[1..])
         {
-            Assert.True((await store.Run(store[replica].OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 }))).Promised);
-            Assert.True((await store.Run(store[replica].OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }))).Ok);
+            Assert.True((await store.Run(store[replica], s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 }))).Promised);
+            Assert.True((await store.Run(store[replica], s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }))).Ok);
         }
 
         var got = await store.Run(store[s_client].GetAsync(s_key));
@@ -88,8 +88,8 @@ public sealed class FencingTests
         // Another server, primary in its own view, wrote the key at every server, the primary among them.
         foreach (var server in s_servers)
         {
-            Assert.True((await store.Run(store[server].OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 }))).Promised);
-            Assert.True((await store.Run(store[server].OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }))).Ok);
+            Assert.True((await store.Run(store[server], s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 }))).Promised);
+            Assert.True((await store.Run(store[server], s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }))).Ok);
         }
 
         // Its lane still holds its old ballot, below the version now on its disk.
@@ -111,7 +111,7 @@ public sealed class FencingTests
         // A newer primary takes the key over at both replicas and writes nothing.
         foreach (var replica in s_servers[1..])
         {
-            Assert.True((await store.Run(store[replica].OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer }))).Promised);
+            Assert.True((await store.Run(store[replica], s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer }))).Promised);
         }
 
         // Both replicas refuse the old primary's write, which its own disk kept meanwhile: taking the key back, it finds its write the newest and copies it.
@@ -132,8 +132,8 @@ public sealed class FencingTests
         store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
         foreach (var replica in s_servers[1..])
         {
-            await store.Run(store[replica].OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 }));
-            await store.Run(store[replica].OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }));
+            await store.Run(store[replica], s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24 }));
+            await store.Run(store[replica], s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }));
         }
 
         // The old primary's own disk kept the write the replicas refused; taking the key back replaces it there with the newer one, so the caller asks again.

@@ -44,7 +44,7 @@ public sealed class FirstWriteTests
         var older = Versions.Next(0, 3);
         foreach (var replica in s_servers[1..])
         {
-            var accepted = await store.Run(store[replica].OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = 3, Version = older, Value = Bytes("older"), WriteId = 5 }, s_servers[0]));
+            var accepted = await store.Run(store[replica], s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = 3, Version = older, Value = Bytes("older"), WriteId = 5 }, s_servers[0]));
             Assert.True(accepted.Ok);
         }
 
@@ -89,7 +89,7 @@ public sealed class FirstWriteTests
         store.PassStartLease(null);
         var replica = store[s_servers[1]];
 
-        var promise = await store.Run(replica.OnPrepareAsync(FirstWrite(ballot: 7, writeId: 99, "v"), s_servers[0]));
+        var promise = await store.Run(replica, s => s.OnPrepareAsync(FirstWrite(ballot: 7, writeId: 99, "v"), s_servers[0]));
 
         Assert.True(promise.Promised && promise.Kept);
         var kept = store.DiskOf(s_servers[1]).Read(s_key)!;
@@ -103,10 +103,10 @@ public sealed class FirstWriteTests
         var store = StoreCube.Start(TestTransport.InMemory, s_shape);
         store.PassStartLease(null);
         var replica = store[s_servers[1]];
-        var taken = await store.Run(replica.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = 3, Version = Versions.Next(0, 3), Value = Bytes("held"), WriteId = 5 }, s_servers[0]));
+        var taken = await store.Run(replica, s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = 3, Version = Versions.Next(0, 3), Value = Bytes("held"), WriteId = 5 }, s_servers[0]));
         Assert.True(taken.Ok);
 
-        var promise = await store.Run(replica.OnPrepareAsync(FirstWrite(ballot: 9, writeId: 99, "v"), s_servers[0]));
+        var promise = await store.Run(replica, s => s.OnPrepareAsync(FirstWrite(ballot: 9, writeId: 99, "v"), s_servers[0]));
 
         Assert.True(promise.Promised);
         Assert.False(promise.Kept);
@@ -121,13 +121,13 @@ public sealed class FirstWriteTests
         store.PassStartLease(null);
         var replica = store[s_servers[1]];
 
-        var aboveFirstWrites = await store.Run(replica.OnPrepareAsync(FirstWrite(Ballots.FirstWriteMax + 1, writeId: 99, "v"), s_servers[0]));
+        var aboveFirstWrites = await store.Run(replica, s => s.OnPrepareAsync(FirstWrite(Ballots.FirstWriteMax + 1, writeId: 99, "v"), s_servers[0]));
         Assert.True(aboveFirstWrites.Promised);
         Assert.False(aboveFirstWrites.Kept);
         Assert.Null(store.DiskOf(s_servers[1]).Read(s_key));
 
         // A first write at a lower ballot than one promised is refused outright.
-        var refused = await store.Run(replica.OnPrepareAsync(FirstWrite(ballot: 4, writeId: 100, "w"), s_servers[2]));
+        var refused = await store.Run(replica, s => s.OnPrepareAsync(FirstWrite(ballot: 4, writeId: 100, "w"), s_servers[2]));
         Assert.False(refused.Promised || refused.Kept);
         Assert.Null(store.DiskOf(s_servers[1]).Read(s_key));
     }

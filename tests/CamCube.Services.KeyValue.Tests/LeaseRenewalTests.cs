@@ -68,9 +68,9 @@ public sealed class LeaseRenewalTests
         var lapsed = Key.FromString("lapsed before the renewals");
         var running = Key.FromString("running when they began");
 
-        await store.Run(replica.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(lapsed), Ballot = 1, CheckOnly = true }, holder));
+        await store.Run(replica, s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(lapsed), Ballot = 1, CheckOnly = true }, holder));
         store.Cube.RunFor(s_options.ReadLease + RenewalPeriod);
-        await store.Run(replica.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(running), Ballot = 1, CheckOnly = true }, holder));
+        await store.Run(replica, s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(running), Ballot = 1, CheckOnly = true }, holder));
         var first = replica.OnRenewLeases(new RenewLeases(), holder).Renewal;
         for (var i = 0; i < 9; i++)
         {
@@ -78,7 +78,7 @@ public sealed class LeaseRenewalTests
             Assert.Equal(first, replica.OnRenewLeases(new RenewLeases(), holder).Renewal);
         }
 
-        var refused = await store.Run(replica.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(running), Ballot = 2 }, rival));
+        var refused = await store.Run(replica, s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(running), Ballot = 2 }, rival));
         Assert.False(refused.Promised);
         Assert.InRange(refused.LeaseWaitMicroseconds, 1, (long)s_options.ReadLease.TotalMicroseconds);
 
@@ -88,11 +88,11 @@ public sealed class LeaseRenewalTests
         Assert.Equal(KeyValueService.KeyBytes(running), Assert.Single(renewed.ContestedKeys));
 
         // The lease that had run out before the renewals began is not renewed.
-        Assert.True((await store.Run(replica.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(lapsed), Ballot = 2 }, rival))).Promised);
+        Assert.True((await store.Run(replica, s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(lapsed), Ballot = 2 }, rival))).Promised);
 
         // The renewals stopped: the lease ends with the last.
         store.Cube.RunFor(s_options.ReadLease);
-        Assert.True((await store.Run(replica.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(running), Ballot = 2 }, rival))).Promised);
+        Assert.True((await store.Run(replica, s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(running), Ballot = 2 }, rival))).Promised);
 
         // A renewal after the run ended begins a new one.
         Assert.NotEqual(first, replica.OnRenewLeases(new RenewLeases(), holder).Renewal);
@@ -115,7 +115,7 @@ public sealed class LeaseRenewalTests
         for (var i = 0; i < 10; i++)
         {
             store.Cube.RunFor(s_options.ReadLease / 2);
-            Assert.False((await store.Run(store[s_servers[2]].OnPrepareAsync(prepare, s_servers[1]))).Promised, $"Promised {(i + 1) * 0.5} leases after the write.");
+            Assert.False((await store.Run(store[s_servers[2]], s => s.OnPrepareAsync(prepare, s_servers[1]))).Promised, $"Promised {(i + 1) * 0.5} leases after the write.");
             Assert.Equal("value", Text((await store.Run(store[s_client].GetAsync(s_key)))!.Value));
         }
 
@@ -143,7 +143,7 @@ public sealed class LeaseRenewalTests
         var prepare = new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot };
         var newPrimary = s_servers[1];
 
-        Assert.True((await store.Run(store[s_servers[0]].OnPrepareAsync(prepare, newPrimary))).Promised);
+        Assert.True((await store.Run(store[s_servers[0]], s => s.OnPrepareAsync(prepare, newPrimary))).Promised);
         var askedAt = store.Cube.Elapsed;
         var refusals = 0;
         while (!await store.PromisedAtAsync(s_servers[1..], prepare, newPrimary))
@@ -159,7 +159,7 @@ public sealed class LeaseRenewalTests
         var newer = (ballot << 24) | 1;
         foreach (var replica in s_servers)
         {
-            var accepted = await store.Run(store[replica].OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot, Version = newer, Value = Bytes("newer") }, newPrimary));
+            var accepted = await store.Run(store[replica], s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot, Version = newer, Value = Bytes("newer") }, newPrimary));
             Assert.True(accepted.Ok, $"{replica} refused the newer write: it promised ballot {accepted.Ballot}, the write's is {ballot}.");
         }
 

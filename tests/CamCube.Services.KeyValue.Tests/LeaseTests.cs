@@ -55,7 +55,7 @@ public sealed class LeaseTests
         var primary = store[s_servers[0]].Statistics;
         Assert.Equal((0, 3), (primary.ReadsUnderLease, primary.ReadConfirms));
         var ballot = (await store.Run(store[s_client].GetAsync(s_key)))!.Version >> 24;
-        Assert.True((await store.Run(store[s_servers[1]].OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }))).Promised);
+        Assert.True((await store.Run(store[s_servers[1]], s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1 }))).Promised);
     }
 
     /// <summary>
@@ -86,7 +86,7 @@ public sealed class LeaseTests
                 var newer = (ballot << 24) | 1;
                 foreach (var replica in s_servers[1..])
                 {
-                    Assert.True((await store.Run(store[replica].OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }, newPrimary))).Ok);
+                    Assert.True((await store.Run(store[replica], s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer >> 24, Version = newer, Value = Bytes("newer") }, newPrimary))).Ok);
                 }
 
                 writtenAt = store.Cube.Elapsed;
@@ -121,12 +121,12 @@ public sealed class LeaseTests
         store.Cube.Restart(s_servers[1]);
         var prepare = new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = (put.Version >> 24) + 1 };
 
-        var refused = await store.Run(store[s_servers[1]].OnPrepareAsync(prepare));
+        var refused = await store.Run(store[s_servers[1]], s => s.OnPrepareAsync(prepare));
         Assert.False(refused.Promised);
         Assert.InRange(refused.LeaseWaitMicroseconds, 1, (long)s_options.ReadLease.TotalMicroseconds);
 
         store.Cube.RunFor(s_options.ReadLease);
-        Assert.True((await store.Run(store[s_servers[1]].OnPrepareAsync(prepare))).Promised);
+        Assert.True((await store.Run(store[s_servers[1]], s => s.OnPrepareAsync(prepare))).Promised);
     }
 
     [Theory]

@@ -40,13 +40,20 @@ internal sealed class StoreCube
         return await call;
     }
 
+    /// <summary>
+    /// Starts one of <paramref name="server"/>'s message handlers on its node's loop, as the message's
+    /// arrival would (called from the driver thread, its awaits would resume off the loop), and runs
+    /// the cube until it answers.
+    /// </summary>
+    public Task<T> Run<T>(KeyValueService server, Func<KeyValueService, Task<T>> handler) => Run(server.HandleOnLoopAsync(handler));
+
     /// <summary>Asks each of <paramref name="replicas"/> to promise <paramref name="prepare"/>'s ballot from <paramref name="from"/>, as a newer primary played by the test would; true when every one did.</summary>
     public async Task<bool> PromisedAtAsync(Coordinate[] replicas, Messages.Prepare prepare, Coordinate from)
     {
         var all = true;
         foreach (var replica in replicas)
         {
-            all &= (await Run(this[replica].OnPrepareAsync(prepare, from))).Promised;
+            all &= (await Run(this[replica], s => s.OnPrepareAsync(prepare, from))).Promised;
         }
 
         return all;

@@ -65,7 +65,7 @@ public sealed class WriteAskedAgainTests
         // tell it, when it takes the key back, that the write took effect.
         var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 33 });
         const ulong WriteId = 0x5EED_0000_0000_0021;
-        var two = await store.Run(store[s_client].CallOnLoopAsync(Put("two", WriteId)));
+        var two = await store.Run(store[s_client], s => s.CallOnLoopAsync(Put("two", WriteId)));
         Assert.Equal(WriteStatus.Written, two.WriteStatus);
         var three = await store.Run(store[s_client].PutAsync(s_key, Bytes("three")));
         store.Cube.Kill(s_servers[0]);
@@ -73,7 +73,7 @@ public sealed class WriteAskedAgainTests
         store.Cube.Restart(s_servers[0]);
         Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
 
-        var again = await store.Run(store[s_client].CallOnLoopAsync(Put("two", WriteId)));
+        var again = await store.Run(store[s_client], s => s.CallOnLoopAsync(Put("two", WriteId)));
 
         Assert.Equal(WriteStatus.Written, again.WriteStatus);
         Assert.Equal(two.Version, again.Version);
@@ -92,7 +92,7 @@ public sealed class WriteAskedAgainTests
         var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 34 });
         const ulong WriteId = 0x5EED_0000_0000_0022;
         var swap = new ClientRequest { Operation = KeyValueOperation.Put, Key = KeyValueService.KeyBytes(s_key), Value = Bytes("first"), Condition = WriteConditionKind.IfAbsent, WriteId = WriteId };
-        var first = await store.Run(store[s_client].CallOnLoopAsync(swap));
+        var first = await store.Run(store[s_client], s => s.CallOnLoopAsync(swap));
         Assert.Equal(WriteStatus.Written, first.WriteStatus);
         for (var i = 0; i < 20; i++)
         {
@@ -104,7 +104,7 @@ public sealed class WriteAskedAgainTests
         store.Cube.Restart(s_servers[0]);
         Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
 
-        var again = await store.Run(store[s_client].CallOnLoopAsync(new ClientRequest { Operation = KeyValueOperation.Put, Key = KeyValueService.KeyBytes(s_key), Value = Bytes("first"), Condition = WriteConditionKind.IfAbsent, WriteId = WriteId }));
+        var again = await store.Run(store[s_client], s => s.CallOnLoopAsync(new ClientRequest { Operation = KeyValueOperation.Put, Key = KeyValueService.KeyBytes(s_key), Value = Bytes("first"), Condition = WriteConditionKind.IfAbsent, WriteId = WriteId }));
 
         Assert.Equal(WriteStatus.Written, again.WriteStatus);
         Assert.Equal(first.Version, again.Version);
@@ -122,7 +122,7 @@ public sealed class WriteAskedAgainTests
         // value only, so the new primary ran the write a second time, over later writes.
         var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 35 });
         const ulong WriteId = 0x5EED_0000_0000_0023;
-        var two = await store.Run(store[s_client].CallOnLoopAsync(Put("two", WriteId)));
+        var two = await store.Run(store[s_client], s => s.CallOnLoopAsync(Put("two", WriteId)));
         Assert.Equal(WriteStatus.Written, two.WriteStatus);
         var three = await store.Run(store[s_client].PutAsync(s_key, Bytes("three")));
 
@@ -131,7 +131,7 @@ public sealed class WriteAskedAgainTests
         store.Cube.Kill(s_servers[2]);
         Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
 
-        var again = await store.Run(store[s_client].CallOnLoopAsync(Put("two", WriteId)));
+        var again = await store.Run(store[s_client], s => s.CallOnLoopAsync(Put("two", WriteId)));
 
         Assert.Equal(WriteStatus.Written, again.WriteStatus);
         Assert.Equal(two.Version, again.Version);

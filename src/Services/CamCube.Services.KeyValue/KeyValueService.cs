@@ -83,6 +83,13 @@ public sealed partial class KeyValueService : MessagingServiceBase, IKeyValueSto
         SchedulePurgesOfStoredTombstones();
     }
 
+    /// <summary>
+    /// Starts <paramref name="handler"/> (one of this server's message handlers, such as
+    /// <see cref="OnPrepareAsync"/>) on the node's loop, as a message's arrival would, so its awaits
+    /// resume there: for tests that play another server from the cube's driver thread.
+    /// </summary>
+    internal Task<T> HandleOnLoopAsync<T>(Func<KeyValueService, Task<T>> handler) => InvokeAsync(() => handler(this));
+
     /// <summary>Where this server commits (<see cref="KeyValueServiceOptions.Commits"/> and <see cref="KeyValueServiceOptions.CommitPool"/>).</summary>
     private Committer CreateCommitter(INodeContext node)
     {
