@@ -134,6 +134,29 @@ public sealed class ExchangeTests
     }
 
     [Fact]
+    public void PeerFirstAskedBeforeAnySampleIsSentAgainWithinTheTimeoutLearnedSinceFromOtherPeers()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 10 });
+        var asker = cube.EndpointOf(s_asker);
+        cube.Cube[s_far].GetService<ReliableService>()!.Endpoint.Stop();
+
+        // Asked first while the endpoint has no sample at all (as a node just started does), and
+        // never answered: the peer still has no sample of its own.
+        var unanswered = new ExchangeOutcome();
+        Assert.Null(asker.Request(s_far, [1], ExchangeOutcome.Completion, unanswered, out var id));
+        cube.Cube.RunFor(TimeSpan.FromMilliseconds(1));
+        asker.Cancel(id);
+        var learned = ExchangeOutcome.Ask(asker, s_neighbour, [2]);
+        Assert.True(cube.Cube.RunUntil(() => learned.Ended, TimeSpan.FromSeconds(1)));
+        var before = asker.RetransmittedPackets;
+
+        _ = ExchangeOutcome.Ask(asker, s_far, [3]);
+        cube.Cube.RunFor(TimeSpan.FromMilliseconds(20));
+
+        Assert.True(asker.RetransmittedPackets > before, $"{asker.RetransmittedPackets - before} retransmitted within 20 ms");
+    }
+
+    [Fact]
     public void FirstRequestOfAnEndpointWithoutAnySampleWaitsTheInitialTimeoutBeforeItIsSentAgain()
     {
         var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 9 });

@@ -149,7 +149,7 @@ public sealed partial class ReliableEndpoint
         MovedExchanges++;
         var now = _node.TimeProvider.GetTimestamp();
         exchange.Attempts = 0;
-        exchange.RetransmitAt = now + RtoOf(left).TimeoutTicks;
+        exchange.RetransmitAt = now + TimeoutOf(left);
         if (firstMove && root != left && _node.Reachability.IsReachable(root))
         {
             exchange.Peer = root;
@@ -165,7 +165,7 @@ public sealed partial class ReliableEndpoint
         exchange.Attempts = 1;
         exchange.PeerLife = _peerLives.GetValueOrDefault(exchange.Peer);
         exchange.FirstSentAt = now;
-        exchange.TimeoutTicks = RtoOf(exchange.Peer).TimeoutTicks;
+        exchange.TimeoutTicks = TimeoutOf(exchange.Peer);
         exchange.RetransmitAt = now + exchange.TimeoutTicks;
         return SendRequestPacket(exchange);
     }
@@ -342,6 +342,14 @@ public sealed partial class ReliableEndpoint
 
         return rto;
     }
+
+    /// <summary>
+    /// The timeout a request's first copy to <paramref name="peer"/> waits: the peer's own estimate
+    /// once it has a sample; until then the one learned from the other peers now, not when the peer
+    /// was first asked (a node just started asks its first peers before any sample, and a peer whose
+    /// every reply came to a retransmitted copy gives none, Karn's rule).
+    /// </summary>
+    private long TimeoutOf(Coordinate peer) => RtoOf(peer) is { HasSample: true } rto ? rto.TimeoutTicks : FirstTimeoutTicks();
 
     /// <summary>
     /// The timeout of a peer not asked before: twice the longest measured timeout (before backoff) of
