@@ -87,9 +87,42 @@ public sealed class BytesMovedTests
         Assert.All(s_victimKeys, key => Assert.Equal(FirstValueBytes, store.DiskOf(s_victim).Read(key)!.Value!.Length));
     }
 
-    private static async Task<StoreCube> StartWithKeysAsync(TimeSpan t)
+    [Fact]
+    public async Task ServerBackWithAnEmptyDiskIsOfferedItsKeysAgainAtOnceWhenTheFirstOffersGoUnanswered()
     {
-        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 5 }, new KeyValueServiceOptions { ReReplicationDelay = t });
+        var timeout = TimeSpan.FromMilliseconds(200);
+        var store = await StartWithKeysAsync(TimeSpan.FromSeconds(180), timeout, frameFaults: true);
+        store.Cube.Kill(s_victim);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        store.Wipe(s_victim);
+        store.Cube.Restart(s_victim);
+
+        // From the moment a first server sees it back, it loses every frame for a little more than a
+        // replication timeout (less than the heartbeat timeout: its links stay up), so the first
+        // offers go unanswered.
+        Assert.True(store.Cube.RunUntil(() => store.Cube.LiveNodes.Any(node => node.Self != s_victim && node.Reachability.IsReachable(s_victim)), TimeSpan.FromSeconds(5)));
+        var seen = store.Cube.Elapsed;
+        var faults = ((SimulatedCube)store.Cube).FaultsAt(s_victim)!;
+        faults.Faults = new Transport.Faults.FaultOptions { DropProbability = 1 };
+        store.Cube.RunFor(timeout * 1.25);
+        faults.Faults = new Transport.Faults.FaultOptions { Delay = TimeSpan.FromMicroseconds(1) };
+
+        // Tried again as soon as they failed, they are answered once the frames get through; after a
+        // further replication timeout's wait they would be answered only two timeouts after it was seen.
+        var caughtUp = store.Cube.RunUntil(() => s_victimKeys.All(key => store.DiskOf(s_victim).Read(key) is not null), seen + (timeout * 1.75) - store.Cube.Elapsed);
+        Assert.True(Sum(store, s => s.OffersFailed) > 0, "no offer failed: the frames were lost too late");
+        Assert.True(caughtUp, $"{s_victimKeys.Count(key => store.DiskOf(s_victim).Read(key) is null)} of its {s_victimKeys.Length} keys were still missing 1.75 replication timeouts after it was seen back.");
+        Assert.All(s_victimKeys, key => Assert.Equal(FirstValueBytes, store.DiskOf(s_victim).Read(key)!.Value!.Length));
+    }
+
+    /// <param name="t">The re-replication delay.</param>
+    /// <param name="replicationTimeout">The store's replication timeout; the default if null.</param>
+    /// <param name="frameFaults">Whether every node gets a fault decorator (a 1 µs delay, so a test can make one lose frames).</param>
+    private static async Task<StoreCube> StartWithKeysAsync(TimeSpan t, TimeSpan? replicationTimeout = null, bool frameFaults = false)
+    {
+        var options = new KeyValueServiceOptions { ReReplicationDelay = t, ReplicationTimeout = replicationTimeout ?? KeyValueServiceOptions.Default.ReplicationTimeout };
+        var faults = frameFaults ? new Transport.Faults.FaultOptions { Delay = TimeSpan.FromMicroseconds(1) } : Transport.Faults.FaultOptions.None;
+        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 5, Faults = faults }, options);
         foreach (var key in s_keys)
         {
             await store.Run(store[s_client].PutAsync(key, new byte[FirstValueBytes]));

@@ -13,8 +13,8 @@ namespace CamCube.Services.KeyValue;
 /// </summary>
 public sealed partial class KeyValueService
 {
-    /// <summary>How many times a batch of keys is offered to a server before the copy gives up until the server comes back.</summary>
-    private const int CopyAttemptsMax = 3;
+    /// <summary>How many times an offer to a server may fail (the first retry at once, later ones a replication timeout apart) before the copy gives up until the server comes back.</summary>
+    private const int CopyAttemptsMax = 4;
 
     /// <summary>The most bytes a catch-up offer's entry takes without write ids (<see cref="KeyVersionEntry"/>).</summary>
     private const int OfferEntryBytes = 40;
@@ -207,6 +207,7 @@ public sealed partial class KeyValueService
             }
             catch (RequestFailedException ex)
             {
+                Statistics.OffersFailed++;
                 if (attempt >= CopyAttemptsMax || !Node.Reachability.IsReachable(target))
                 {
                     // When the target comes back, it is offered the keys anew.
@@ -214,7 +215,12 @@ public sealed partial class KeyValueService
                     return;
                 }
 
-                await DelayAsync(_options.ReplicationTimeout).ConfigureAwait(true);
+                // The first failure is most often a lost packet whose timeout has already been waited
+                // out, or a target that restarted since the offer began: it is tried again at once.
+                if (attempt > 1)
+                {
+                    await DelayAsync(_options.ReplicationTimeout).ConfigureAwait(true);
+                }
             }
         }
     }

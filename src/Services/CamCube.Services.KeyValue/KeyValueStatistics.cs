@@ -90,6 +90,9 @@ public sealed class KeyValueStatistics
     /// <summary>Gets the keys this server offered to others (entries of catch-up and re-replication digests).</summary>
     public long KeysOffered { get; internal set; }
 
+    /// <summary>Gets how many of this server's offers failed (no answer within the replication timeout, or the server went away or restarted meanwhile); each is tried again or, the last, given up until the server comes back.</summary>
+    public long OffersFailed { get; internal set; }
+
     /// <summary>Gets the values this server copied to a server that came back and lacked them (catch-up).</summary>
     public long CatchUpKeysSent { get; internal set; }
 
