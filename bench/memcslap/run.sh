@@ -138,7 +138,7 @@ cube_down() { # cli state-dir
 }
 mc_stats() { # label port
   local st
-  st=$(mc_exchange "$2" "stats\r\nquit\r\n" | tr -d '\r' | awk '$2 ~ /^(cmd_get|get_hits|get_misses|cmd_set)$/ { printf "%s=%s ", $2, $3 }')
+  st=$(mc_exchange "$2" "stats\r\nquit\r\n" | tr -d '\r' | awk '$2 ~ /^(cmd_get|get_hits|get_misses|cmd_set|retransmissions)$/ { printf "%s=%s ", $2, $3 }')
   echo "stats $1 (127.0.0.1:$2): ${st:-unavailable}" | tee -a "$WORK/machine.txt" >&2
 }
 

@@ -1,3 +1,5 @@
+using CamCube.Services;
+
 namespace CamCube.Messaging;
 
 /// <summary>
@@ -75,10 +77,7 @@ public abstract partial class MessagingServiceBase
         _timeoutDue = deadline;
         _timeoutTimer ??= Node.CreateTimer(OnTimeoutTimer, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
 
-        // Rounded up to whole TimeSpan ticks, so the timer never fires before the deadline.
-        var now = clock.GetTimestamp();
-        var wait = deadline <= now ? TimeSpan.Zero : TimeSpan.FromTicks((long)Math.Ceiling((double)(deadline - now) * TimeSpan.TicksPerSecond / clock.TimestampFrequency));
-        _timeoutTimer.Change(wait, Timeout.InfiniteTimeSpan);
+        _timeoutTimer.Change(TimerWait.Until(deadline, clock.GetTimestamp(), clock.TimestampFrequency), Timeout.InfiniteTimeSpan);
     }
 
     /// <summary>Fails the requests whose deadline passed, and sets the timer for the next one.</summary>

@@ -94,7 +94,7 @@ public sealed partial class CacheService
         _pending.Remove(pending.RequestId);
         pending.RequestId = ++_nextRequestId;
         pending.ForgetPartialResponse();
-        pending.RetransmitAt = Node.TimeProvider.GetTimestamp() + RetransmitTicks(0);
+        NoteFirstSend(pending, Node.TimeProvider.GetTimestamp());
         _pending.Add(pending.RequestId, pending);
         Statistics.CountMovedWrite();
         var root = RootOf(pending);

@@ -117,11 +117,7 @@ public sealed partial class ReliableEndpoint
         }
 
         _timerDue = deadline;
-        var now = _node.TimeProvider.GetTimestamp();
-        // Rounded up to whole TimeSpan ticks: a timer that fired a fraction of a tick early would find
-        // nothing due and set itself again for the same instant, forever.
-        var wait = deadline <= now ? TimeSpan.Zero : TimeSpan.FromTicks((long)Math.Ceiling((double)(deadline - now) * TimeSpan.TicksPerSecond / _node.TimeProvider.TimestampFrequency));
-        _timer.Change(wait, Timeout.InfiniteTimeSpan);
+        _timer.Change(TimerWait.Until(deadline, _node.TimeProvider.GetTimestamp(), _node.TimeProvider.TimestampFrequency), Timeout.InfiniteTimeSpan);
     }
 
     /// <summary>The endpoint's one timer: retransmission timeouts, flows out of time, and idle flows of both halves.</summary>
