@@ -44,8 +44,12 @@ public sealed class CacheOptions
     /// </summary>
     public TimeSpan RetransmitInterval { get; set; } = TimeSpan.FromMilliseconds(200);
 
-    /// <summary>Gets or sets the least wait before a request is sent again, whatever its measured round trips. Default 1 ms.</summary>
-    public TimeSpan RetransmitIntervalMin { get; set; } = TimeSpan.FromMilliseconds(1);
+    /// <summary>
+    /// Gets or sets the least wait before a request is sent again, whatever its measured round trips.
+    /// Default 20 ms: on a host whose cores the nodes share, a node's loop is often held up for more
+    /// than a few milliseconds, and a shorter wait sends requests again that were not lost.
+    /// </summary>
+    public TimeSpan RetransmitIntervalMin { get; set; } = TimeSpan.FromMilliseconds(20);
 
     /// <summary>Gets or sets the longest wait between two tries of one request. Default 800 ms.</summary>
     public TimeSpan RetransmitIntervalMax { get; set; } = TimeSpan.FromMilliseconds(800);
