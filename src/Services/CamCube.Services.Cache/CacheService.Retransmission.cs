@@ -44,7 +44,7 @@ public sealed partial class CacheService
     /// <summary>An answer completed <paramref name="pending"/>: its round trip is a sample if it was sent once.</summary>
     private void SampleRoundTrip(PendingRequest pending, long now)
     {
-        if (pending.Retransmissions == 0 && pending.SentAt != 0)
+        if (pending.Retransmissions == 0)
         {
             _rto!.AddSample(now - pending.SentAt);
         }

@@ -187,7 +187,6 @@ public sealed partial class CacheService : RoutedServiceBase
         pending.RequestId = ++_nextRequestId;
         var now = Node.TimeProvider.GetTimestamp();
         pending.Deadline = now + (long)(Options.RequestTimeout.TotalSeconds * Node.TimeProvider.TimestampFrequency);
-        pending.Retransmissions = 0;
         NoteFirstSend(pending, now);
         _pending.Add(pending.RequestId, pending);
         if (pending.Call.Operation == CacheOperation.Get)

@@ -336,7 +336,8 @@ public sealed partial class ReliableEndpoint
     {
         if (!_peerRto.TryGetValue(peer, out var rto))
         {
-            rto = new RtoEstimator(FirstTimeoutTicks(), Ticks(_options.MinimumRetransmissionTimeout), Ticks(_options.MaximumRetransmissionTimeout), Ticks(_options.ClockGranularity));
+            // Its timeout before a sample is never read: TimeoutOf learns it from the other peers.
+            rto = new RtoEstimator(Ticks(_options.InitialRetransmissionTimeout), Ticks(_options.MinimumRetransmissionTimeout), Ticks(_options.MaximumRetransmissionTimeout), Ticks(_options.ClockGranularity));
             _peerRto.Add(peer, rto);
         }
 
@@ -352,7 +353,7 @@ public sealed partial class ReliableEndpoint
     private long TimeoutOf(Coordinate peer) => RtoOf(peer) is { HasSample: true } rto ? rto.TimeoutTicks : FirstTimeoutTicks();
 
     /// <summary>
-    /// The timeout of a peer not asked before: twice the longest measured timeout (before backoff) of
+    /// The timeout of a peer not yet sampled: twice the longest measured timeout (before backoff) of
     /// the peers this endpoint has round-trip samples of (a new peer is a few hops further at most,
     /// on the same links), never above <see cref="ReliableOptions.InitialRetransmissionTimeout"/>, which
     /// it is when there is no sample yet. A request lost on its way to a new peer is then sent again
