@@ -47,9 +47,7 @@ public class MemcachedFrontEndTests(FrontEndCubeFixture cube) : IClassFixture<Fr
         Assert.StartsWith("VALUE fe:c 0 5 ", await c.AskAsync("gats 100 fe:c\r\n", "END\r\n"), StringComparison.Ordinal);
         Assert.StartsWith("VERSION ", await c.AskAsync("version\r\n"), StringComparison.Ordinal);
         Assert.Equal("OK\r\n", await c.AskAsync("verbosity 1\r\n"));
-        var stats = await c.AskAsync("stats\r\n", "END\r\n");
-        Assert.Contains("STAT curr_items ", stats, StringComparison.Ordinal);
-        Assert.Contains("STAT retransmissions ", stats, StringComparison.Ordinal);
+        Assert.Contains("STAT curr_items ", await c.AskAsync("stats\r\n", "END\r\n"), StringComparison.Ordinal);
         Assert.Equal("STORED\r\n", await c.AskAsync("set fe:gone 0 -1 1\r\nx\r\n"));
         Assert.Equal("END\r\n", await c.AskAsync("get fe:gone\r\n", "END\r\n"));
     }

@@ -36,20 +36,8 @@ public sealed class CacheOptions
     /// </summary>
     public TimeSpan CopyLease { get; set; } = TimeSpan.FromSeconds(2);
 
-    /// <summary>
-    /// Gets or sets how long a requester waits for an answer before it sends the request again until
-    /// it has measured a round trip (then it waits the timeout its requests' round trips give, RFC
-    /// 6298, at least <see cref="RetransmitIntervalMin"/>); the wait doubles per try up to
-    /// <see cref="RetransmitIntervalMax"/>. Invalidations are repeated this often. Default 200 ms.
-    /// </summary>
+    /// <summary>Gets or sets how long a requester waits for an answer before it sends the request again; the wait doubles per try up to <see cref="RetransmitIntervalMax"/>, and invalidations are repeated this often. Default 200 ms.</summary>
     public TimeSpan RetransmitInterval { get; set; } = TimeSpan.FromMilliseconds(200);
-
-    /// <summary>
-    /// Gets or sets the least wait before a request is sent again, whatever its measured round trips.
-    /// Default 20 ms: on a host whose cores the nodes share, a node's loop is often held up for more
-    /// than a few milliseconds, and a shorter wait sends requests again that were not lost.
-    /// </summary>
-    public TimeSpan RetransmitIntervalMin { get; set; } = TimeSpan.FromMilliseconds(20);
 
     /// <summary>Gets or sets the longest wait between two tries of one request. Default 800 ms.</summary>
     public TimeSpan RetransmitIntervalMax { get; set; } = TimeSpan.FromMilliseconds(800);
@@ -93,8 +81,6 @@ public sealed class CacheOptions
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(CopyLease, TimeSpan.Zero, nameof(CopyLease));
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(RetransmitInterval, TimeSpan.Zero, nameof(RetransmitInterval));
         ArgumentOutOfRangeException.ThrowIfLessThan(RetransmitIntervalMax, RetransmitInterval, nameof(RetransmitIntervalMax));
-        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(RetransmitIntervalMin, TimeSpan.Zero, nameof(RetransmitIntervalMin));
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(RetransmitIntervalMin, RetransmitInterval, nameof(RetransmitIntervalMin));
         ArgumentOutOfRangeException.ThrowIfLessThan(RecentWritesMax, 1, nameof(RecentWritesMax));
         ArgumentOutOfRangeException.ThrowIfLessThan(InvalidatedKeysMax, 1, nameof(InvalidatedKeysMax));
     }

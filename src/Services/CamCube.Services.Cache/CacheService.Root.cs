@@ -276,7 +276,6 @@ public sealed partial class CacheService
             && _pending.TryGetValue(id, out var pending)
             && pending.AddResponseChunk(total, CacheMessage.ChunkOffsetOf(p), CacheMessage.ChunkOf(p), CacheMessage.FlagsOf(p), CacheMessage.CasOf(p), CacheMessage.HopsOf(p)))
         {
-            SampleRoundTrip(pending, Node.TimeProvider.GetTimestamp());
             Complete(id, status);
         }
     }

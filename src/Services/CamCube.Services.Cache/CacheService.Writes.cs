@@ -94,7 +94,7 @@ public sealed partial class CacheService
         _pending.Remove(pending.RequestId);
         pending.RequestId = ++_nextRequestId;
         pending.ForgetPartialResponse();
-        NoteFirstSend(pending, Node.TimeProvider.GetTimestamp());
+        pending.RetransmitAt = Node.TimeProvider.GetTimestamp() + RetransmitTicks(0);
         _pending.Add(pending.RequestId, pending);
         Statistics.CountMovedWrite();
         var root = RootOf(pending);

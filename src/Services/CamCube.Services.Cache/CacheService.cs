@@ -65,7 +65,6 @@ public sealed partial class CacheService : RoutedServiceBase
         UpdateLocalPath(_store);
         _assembler = new(Options.ReassemblyBytesMax);
         InitializeCopies();
-        InitializeRetransmission(node);
 
         // An earlier life of this server may have granted copies that still answer: none of its
         // writes is answered before they have run out.
@@ -85,7 +84,6 @@ public sealed partial class CacheService : RoutedServiceBase
         _everyServerReachable = false;
         Volatile.Write(ref _loop, null);
         _sweep?.Dispose();
-        _retransmitTimer?.Dispose();
         _keysAt.Clear();
         _keysWatched = 0;
         foreach (var pending in _pending.Values)
@@ -187,7 +185,7 @@ public sealed partial class CacheService : RoutedServiceBase
         pending.RequestId = ++_nextRequestId;
         var now = Node.TimeProvider.GetTimestamp();
         pending.Deadline = now + (long)(Options.RequestTimeout.TotalSeconds * Node.TimeProvider.TimestampFrequency);
-        NoteFirstSend(pending, now);
+        pending.RetransmitAt = now + RetransmitTicks(0);
         _pending.Add(pending.RequestId, pending);
         if (pending.Call.Operation == CacheOperation.Get)
         {
@@ -238,6 +236,22 @@ public sealed partial class CacheService : RoutedServiceBase
             if (pending.Deadline <= now)
             {
                 _timedOut.Add(id);
+            }
+            else if (pending.Destination is null && pending.Call.Operation is not (0 or CacheOperation.Get) && pending.RetransmitAt <= now)
+            {
+                // A write that moved while the view still named the server it left: the root now.
+                pending.Destination = RootOf(pending);
+                pending.RetransmitAt = now + RetransmitTicks(0);
+                SendRequest(pending);
+            }
+            else if (pending.Call.Operation != 0 && pending.RetransmitAt <= now)
+            {
+                // No answer yet: the request or its answer may have been lost. Send it again with the
+                // same id, to the same server for a write, which executes it once and answers a repeat from memory.
+                pending.ForgetPartialResponse();
+                pending.RetransmitAt = now + RetransmitTicks(++pending.Retransmissions);
+                Statistics.CountRetransmission();
+                SendRequest(pending);
             }
         }
 

@@ -26,9 +26,6 @@ public abstract class OutstandingRequest<TCall, TStatus>
     /// <summary>Gets or sets when the request is next sent again if no answer came, a timestamp of the node's clock.</summary>
     public long RetransmitAt { get; set; }
 
-    /// <summary>Gets or sets when the request was first sent under its current id, a timestamp of the node's clock: an answer to it, if it was never sent again, is a round-trip sample (Karn's rule).</summary>
-    public long SentAt { get; set; }
-
     /// <summary>Gets or sets how many times the request was sent again.</summary>
     public int Retransmissions { get; set; }
 

@@ -1,13 +1,12 @@
 namespace CamCube.Services.Reliable;
 
 /// <summary>
-/// The retransmission timeout of one flow, one peer or one service's requests, computed from
-/// round-trip samples as RFC 6298 says:
+/// The retransmission timeout of one flow, computed from round-trip samples as RFC 6298 says:
 /// SRTT and RTTVAR with alpha 1/8 and beta 1/4, RTO = SRTT + max(G, 4 RTTVAR) bounded by a minimum
 /// and a maximum, doubled on each timeout (backoff) until a new sample arrives. Times are in ticks
 /// of the node's <see cref="TimeProvider"/> timestamps.
 /// </summary>
-public sealed class RtoEstimator
+internal sealed class RtoEstimator
 {
     private readonly long _minimumTicks;
     private readonly long _maximumTicks;
@@ -15,10 +14,6 @@ public sealed class RtoEstimator
     private readonly long _granularityTicks;
 
     /// <summary>Creates an estimator with no sample yet: its timeout is <paramref name="initialTicks"/> (RFC 6298 2.1).</summary>
-    /// <param name="initialTicks">The timeout before the first sample.</param>
-    /// <param name="minimumTicks">The least timeout the samples may give.</param>
-    /// <param name="maximumTicks">The greatest timeout, backoff included.</param>
-    /// <param name="granularityTicks">The clock's granularity G, the least variation term.</param>
     public RtoEstimator(long initialTicks, long minimumTicks, long maximumTicks, long granularityTicks)
     {
         _initialTicks = initialTicks;
@@ -56,7 +51,6 @@ public sealed class RtoEstimator
     /// Takes a round-trip sample of a packet that was sent once (Karn's rule: the caller never
     /// samples a retransmitted packet), which also ends any backoff (RFC 6298 2.2, 2.3, 5.7).
     /// </summary>
-    /// <param name="sampleTicks">The round trip measured, in timestamp ticks.</param>
     public void AddSample(long sampleTicks)
     {
         sampleTicks = Math.Max(sampleTicks, 1);

@@ -116,7 +116,6 @@ internal sealed partial class MemcachedConnection : MemcachedTextConnection, ICa
         WriteStat("get_hits"u8, (ulong)statistics.GetHits);
         WriteStat("get_misses"u8, (ulong)statistics.GetMisses);
         WriteStat("secondary_hits"u8, (ulong)statistics.SecondaryHits);
-        WriteStat("retransmissions"u8, (ulong)statistics.Retransmissions);
         WriteStat("curr_items"u8, (ulong)statistics.CurrentItems);
         WriteStat("bytes"u8, (ulong)statistics.Bytes);
         WriteStat("evictions"u8, (ulong)statistics.Evictions);
