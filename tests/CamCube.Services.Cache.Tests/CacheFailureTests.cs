@@ -1,4 +1,5 @@
 using System.Text;
+using CamCube.Packets;
 using CamCube.Testing;
 
 namespace CamCube.Services.Cache.Tests;
@@ -76,13 +77,68 @@ public sealed class CacheFailureTests
         Assert.Equal("moved", Encoding.ASCII.GetString(get.Value));
     }
 
+    [Fact]
+    public void AnswerFromAStandInThatArrivesAfterTheHomeCameBackIsNotKeptAsACopy()
+    {
+        var cube = SimulatedCube.Start(s_shape, n => n.Register(new CacheService()), new SimulatedCubeOptions { Seed = 54 }).PastStartLease();
+        var (key, home) = KeyRootedAway(cube);
+        var primary = cube[s_requester].KeySpace.KeyCoordinateOf(CacheKeys.MemId(key));
+        var secondaries = new KeyCoordinate[HotSpotReplicas.SecondaryCountMax];
+        var holder = secondaries[..HotSpotReplicas.GetSecondaries(primary, new CacheOptions().SecondaryReplicaCount, s_shape, secondaries)]
+            .Select(s => s.Home)
+            .First(s => s != home && s_shape.Distance(s, home) > 1);
+
+        // The home is cut off; a stand-in takes the key over and stores "during".
+        cube.SetCutOff(home, cutOff: true);
+        Assert.True(cube.RunUntil(cube.ViewsConverged, TimeSpan.FromSeconds(10)));
+        Assert.True(cube[holder].KeySpace.TryGetRoot(primary, cube[holder].Reachability, out var standIn));
+        Assert.NotEqual(home, standIn);
+        Assert.Equal(CacheStatus.Stored, Run(cube, Set(cube, At(cube, holder), key, "during")).Status);
+
+        // The home comes back and every view names it the root again. Then the stand-in's answer to
+        // a miss the holder sent on just before it saw the home come back arrives, late.
+        cube.SetCutOff(home, cutOff: false);
+        Assert.True(cube.RunUntil(cube.ViewsConverged, TimeSpan.FromSeconds(10)));
+        cube.RunFor(s_lease / 2);
+        DeliverFill(cube, from: standIn, to: holder, key, "during");
+        cube.RunUntilIdle();
+
+        // The home acknowledges a write a lease after it regained the majority; it never heard of the
+        // holder's copy, so only the holder can refuse it.
+        Assert.Equal(CacheStatus.Stored, Run(cube, Set(cube, At(cube, holder), key, "after")).Status);
+        var get = Run(cube, At(cube, holder).ExecuteAsync(new CacheRequest { Operation = CacheOperation.Get, Key = key }));
+
+        Assert.Equal(CacheStatus.Hit, get.Status);
+        Assert.Equal("after", Encoding.ASCII.GetString(get.Value));
+    }
+
+    /// <summary>Puts on the wire, one hop from <paramref name="to"/>, the answer <paramref name="from"/> a root that fills a copy of <paramref name="key"/> at <paramref name="to"/>, asked for now.</summary>
+    private static void DeliverFill(SimulatedCube cube, Coordinate from, Coordinate to, byte[] key, string value)
+    {
+        var bytes = Encoding.ASCII.GetBytes(value);
+        var packet = cube.Pool.Rent();
+        packet.WriteHeader(CacheService.ServiceId, DestinationKind.Server, 16, from, KeyCoordinate.At(to, 0));
+        var area = packet.PayloadArea;
+        CacheMessage.Write(area, CacheMessageType.Response, RouteStage.Primary, 0, requestId: 999_999, to, cube[to].KeySpace.KeyCoordinateOf(CacheKeys.MemId(key)), (byte)CacheStatus.Hit, key);
+        CacheMessage.SetSecondary(area, to);
+        CacheMessage.SetLeaseStart(area, cube[to].TimeProvider.GetTimestamp());
+        CacheMessage.SetValue(area, bytes.Length, 0);
+        bytes.CopyTo(area[(CacheMessage.FixedBytes + key.Length)..]);
+        packet.PayloadLength = CacheMessage.FixedBytes + key.Length + bytes.Length;
+        var link = Enumerable.Range(0, LinkDirections.Count).Select(d => (LinkDirection)d).First(d => s_shape.HasLink(d));
+        var neighbor = s_shape.Neighbor(to, link);
+        Assert.True(cube.Network.GetTransport(neighbor).TrySend(link.Opposite(), packet), "the neighbour's link had no room");
+    }
+
     private static SimulatedCube Start(int seed) =>
         SimulatedCube.Start(s_shape, n => n.Register(new CacheService(new CacheOptions { SecondaryReplicaCount = 0 })), new SimulatedCubeOptions { Seed = seed }).PastStartLease();
 
     private static CacheService At(SimulatedCube cube, Coordinate server) => cube[server].GetService<CacheService>()!;
 
-    private static Task<CacheResponse> Set(SimulatedCube cube, byte[] key, string value) =>
-        At(cube, s_requester).ExecuteAsync(new CacheRequest { Operation = CacheOperation.Set, Key = key, Value = Encoding.ASCII.GetBytes(value) });
+    private static Task<CacheResponse> Set(SimulatedCube cube, byte[] key, string value) => Set(cube, At(cube, s_requester), key, value);
+
+    private static Task<CacheResponse> Set(SimulatedCube cube, CacheService requester, byte[] key, string value) =>
+        requester.ExecuteAsync(new CacheRequest { Operation = CacheOperation.Set, Key = key, Value = Encoding.ASCII.GetBytes(value) });
 
     private static Task<CacheResponse> Get(SimulatedCube cube, byte[] key) =>
         At(cube, s_requester).ExecuteAsync(new CacheRequest { Operation = CacheOperation.Get, Key = key });

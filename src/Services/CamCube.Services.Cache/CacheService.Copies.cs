@@ -207,12 +207,23 @@ public sealed partial class CacheService
         Volatile.Write(ref _pendingWriteCount, _pendingWrites.Count);
     }
 
-    /// <summary>At a secondary: whether the root's answer may be kept as a copy (its lease is still running and no invalidation came after it was asked for).</summary>
-    private bool MayKeepCopy(ReadOnlySpan<byte> p, long now, out long leaseEnd)
+    /// <summary>
+    /// At a secondary: whether the answer <paramref name="from"/> a root may be kept as a copy: its
+    /// lease is still running, no invalidation came after it was asked for, and <paramref name="from"/>
+    /// is the key's root in this node's view. An answer from a root this node has already seen
+    /// replaced (a stand-in's, arriving after the home came back) is passed on but not kept: the
+    /// flush on that view change is over, and the new root waits only one lease from taking over,
+    /// so such a copy could outlive that wait and answer after the new root's writes.
+    /// </summary>
+    private bool MayKeepCopy(ReadOnlySpan<byte> p, Coordinate from, long now, out long leaseEnd)
     {
         var askedAt = CacheMessage.LeaseStartOf(p);
         leaseEnd = askedAt + _leaseTicks;
-        return askedAt <= now && leaseEnd > now && !_invalidated!.MayBeStale(CacheMessage.KeyOf(p), askedAt);
+        var key = CacheMessage.KeyOf(p);
+        return askedAt <= now
+            && leaseEnd > now
+            && !_invalidated!.MayBeStale(key, askedAt)
+            && Node.GetRoot(Node.KeySpace.KeyCoordinateOf(CacheKeys.MemId(key))) == from;
     }
 
     /// <summary>Gets the wait before try <paramref name="retransmissions"/> + 1: the interval doubled per earlier retry, capped.</summary>

@@ -238,7 +238,7 @@ public sealed partial class CacheService
         if (CacheMessage.SecondaryOf(p) == Node.Self)
         {
             var now = Node.TimeProvider.GetTimestamp();
-            if (status == CacheStatus.Hit && MayKeepCopy(p, now, out var leaseEnd) && CacheMessage.Assemble(_assembler!, p, now) is { } value)
+            if (status == CacheStatus.Hit && MayKeepCopy(p, packet.Source, now, out var leaseEnd) && CacheMessage.Assemble(_assembler!, p, now) is { } value)
             {
                 Store.PutCopy(CacheMessage.KeyOf(p), value, CacheMessage.FlagsOf(p), CacheMessage.CasOf(p), CacheMessage.ExpirationOf(p), packet.Source, leaseEnd);
                 WatchRoot(CacheMessage.KeyOf(p), packet.Source);
