@@ -200,6 +200,10 @@ public sealed class KeyValueCubeTests(CubeFixture cube)
         Assert.Equal(perNode, Counter(lines[^1], "WritesAcknowledged"));
         Assert.True(perNode >= 1);
 
+        // The reliable transport's counters follow the store's, summed as well.
+        Assert.Equal(lines[..^1].Sum(l => Counter(l, "ReliablePacketsSentAgain")), Counter(lines[^1], "ReliablePacketsSentAgain"));
+        Assert.Contains(" ReliableDuplicatePackets=", lines[^1], StringComparison.Ordinal);
+
         var one = Camcube.Run(cube.StateDirectory, "cube", "kv-stats", "2,2,2");
         Assert.Equal(0, one.Exit);
         Assert.StartsWith("WritesAcknowledged=", one.Out, StringComparison.Ordinal);

@@ -51,7 +51,7 @@ public sealed class AcceptBatchTests
     }
 
     /// <summary>A cube whose servers keep their writes in counting memory storages (commits on the loop).</summary>
-    private static (InMemoryCube Cube, Dictionary<Coordinate, CountingStorage> Disks) StartCube()
+    internal static (InMemoryCube Cube, Dictionary<Coordinate, CountingStorage> Disks) StartCube()
     {
         var disks = new Dictionary<Coordinate, CountingStorage>();
         var cube = InMemoryCube.Start(s_shape, node =>

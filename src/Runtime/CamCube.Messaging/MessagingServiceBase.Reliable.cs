@@ -30,6 +30,12 @@ public abstract partial class MessagingServiceBase
         }
     }
 
+    /// <summary>Gets how many packets the reliable transport under this service sent again after a loss or a timeout (0 in best-effort mode). Read it on the node's loop.</summary>
+    public long ReliablePacketsSentAgain => _reliable?.RetransmittedPackets ?? 0;
+
+    /// <summary>Gets how many data packets the reliable transport under this service received twice and dropped (0 in best-effort mode). Read it on the node's loop.</summary>
+    public long ReliableDuplicatePackets => _reliable?.DuplicatePackets ?? 0;
+
     /// <summary>Gives the reliable transport's packets to links with room (nothing in best-effort mode). A service that overrides this calls the base.</summary>
     /// <param name="link">The link with room.</param>
     /// <returns>A packet for the link, or null.</returns>

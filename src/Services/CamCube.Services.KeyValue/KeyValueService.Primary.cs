@@ -42,10 +42,15 @@ public sealed partial class KeyValueService
             _lanes.Add(key, lane);
         }
 
+        if (request is { Operation: KeyValueOperation.Put, Condition: WriteConditionKind.Always } && !lane.IsIdle)
+        {
+            return await SetTogetherAsync(key, lane, new WaitingSet(request, asker)).ConfigureAwait(true);
+        }
+
         await lane.EnterAsync().ConfigureAwait(true);
         try
         {
-            return await ServeInTurnAsync(key, lane, request, asker).ConfigureAwait(true);
+            return await ServeInTurnAsync(key, lane, request, asker, together: null).ConfigureAwait(true);
         }
         finally
         {
@@ -53,7 +58,8 @@ public sealed partial class KeyValueService
         }
     }
 
-    private async Task<ClientReply> ServeInTurnAsync(Key key, KeyLane lane, ClientRequest request, Coordinate asker)
+    /// <summary>Serves <paramref name="request"/> of <paramref name="asker"/> in the key's turn; <paramref name="together"/>: unconditional sets that waited for the turn with it, the first of them (null: it waited alone).</summary>
+    private async Task<ClientReply> ServeInTurnAsync(Key key, KeyLane lane, ClientRequest request, Coordinate asker, List<WaitingSet>? together)
     {
         var set = CurrentSet(key, lane);
         if (set[0] != Node.Self)
@@ -68,7 +74,7 @@ public sealed partial class KeyValueService
             return new ClientReply { Status = ReplyStatus.Unavailable };
         }
 
-        if (lane.Ballot == 0 && CanWriteFirstInOneRound(key, lane, request)
+        if (together is null && lane.Ballot == 0 && CanWriteFirstInOneRound(key, lane, request)
             && await WriteFirstAsync(key, lane, set, request, asker).ConfigureAwait(true) is { } first)
         {
             return first;
@@ -90,6 +96,11 @@ public sealed partial class KeyValueService
 
             held = HeldValue(key, lane);
         }
+        if (together is not null)
+        {
+            return await WriteTogetherAsync(key, lane, set, held, together).ConfigureAwait(true);
+        }
+
         if (request.Operation == KeyValueOperation.Get)
         {
             if (!await CheckBallotAsync(key, lane).ConfigureAwait(true))
@@ -135,17 +146,31 @@ public sealed partial class KeyValueService
 
         if (!Commits.HasRoom)
         {
-            // Back-pressure: the disk is behind; the caller asks again until its time is up.
-            return new ClientReply { Status = ReplyStatus.Unavailable, Reason = $"The commit queue at {Node.Self} is full ({_options.CommitQueueWritesMax} writes)." };
+            return CommitQueueFull();
         }
 
+        var write = new StoredValue(version, isDelete ? null : request.Value, request.WriteId);
+        return await ReplicateWriteAsync(key, lane, set, held?.Version ?? 0, write, request.LeaseDropped ? asker : null).ConfigureAwait(true)
+            ?? Acknowledge(key, lane, set, request, asker, write);
+    }
+
+    /// <summary>Back-pressure: the disk is behind; the caller asks again until its time is up.</summary>
+    private ClientReply CommitQueueFull() =>
+        new() { Status = ReplyStatus.Unavailable, Reason = $"The commit queue at {Node.Self} is full ({_options.CommitQueueWritesMax} writes)." };
+
+    /// <summary>
+    /// Has every live replica of <paramref name="key"/> keep <paramref name="write"/> (this server
+    /// included), which replaces <paramref name="versionReplaced"/>; null once they all did (the lane
+    /// then holds a read lease from when the accepts left), else the reply for its caller.
+    /// </summary>
+    private async Task<ClientReply?> ReplicateWriteAsync(Key key, KeyLane lane, Coordinate[] set, long versionReplaced, StoredValue write, Coordinate? leaseDroppedBy)
+    {
         // No server may answer with the replaced value once the new one can be read anywhere. The
         // holders drop their leases while the accepts travel: until the write is answered only this
         // server could answer with the new value, and it answers no read of the key while the write
         // holds the lane; a primary that takes the key over meanwhile serves only once this one's
         // lease, and with it every front-end lease it granted, ran out.
-        var leasesDropped = DropFrontEndLeasesAsync(key, lane, held?.Version ?? 0, request.LeaseDropped ? asker : null);
-        var write = new StoredValue(version, isDelete ? null : request.Value, request.WriteId);
+        var leasesDropped = DropFrontEndLeasesAsync(key, lane, versionReplaced, leaseDroppedBy);
         var sentAt = Now;
 
         // This server's own copy is committed while the accepts travel: one disk write's time per set, not two in a row.
@@ -183,7 +208,7 @@ public sealed partial class KeyValueService
         }
 
         TakeLease(lane, sentAt);
-        return Acknowledge(key, lane, set, request, asker, write);
+        return null;
     }
 
     /// <summary>Holds the write every live replica kept as the key's newest, notes its id, and answers it (with a front-end lease for a writer that dropped its own).</summary>

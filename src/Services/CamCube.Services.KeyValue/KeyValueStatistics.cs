@@ -6,6 +6,9 @@ public sealed class KeyValueStatistics
     /// <summary>Gets the writes and deletes this server acknowledged as primary.</summary>
     public long WritesAcknowledged { get; internal set; }
 
+    /// <summary>Gets the writes of <see cref="WritesAcknowledged"/> that waited with later unconditional sets of their key and were written in the same round, superseded by the last (no accept of their own).</summary>
+    public long WritesSupersededInTheirRound { get; internal set; }
+
     /// <summary>Gets the writes this server sent to replicas as primary (an accept each).</summary>
     public long AcceptsSent { get; internal set; }
 

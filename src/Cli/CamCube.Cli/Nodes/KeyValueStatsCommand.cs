@@ -10,7 +10,8 @@ namespace CamCube.Cli.Nodes;
 /// `kv-stats` on a node's control socket (`camcube cube ask x,y,z kv-stats` or any control client):
 /// the node's <see cref="KeyValueStatistics"/> as one line of <c>name=value</c> pairs, every counter
 /// in declaration order, so an operator sees what the store on that server did (writes, accepts,
-/// reads under lease and the rounds that confirmed the others, take-overs, catch-up).
+/// reads under lease and the rounds that confirmed the others, take-overs, catch-up), then what the
+/// reliable transport under it did (packets sent again, duplicates dropped).
 /// </summary>
 internal static class KeyValueStatsCommand
 {
@@ -28,12 +29,13 @@ internal static class KeyValueStatsCommand
         }
 
         var store = node.GetService<KeyValueService>() ?? throw new InvalidOperationException("this node runs no key-value store");
-        return await node.Loop.InvokeAsync(() => Format(store.Statistics)).WaitAsync(cancellationToken).ConfigureAwait(false);
+        return await node.Loop.InvokeAsync(() => Format(store)).WaitAsync(cancellationToken).ConfigureAwait(false);
     }
 
-    /// <summary>Every counter of <paramref name="statistics"/> as <c>Name=value</c>, space-separated.</summary>
-    internal static string Format(KeyValueStatistics statistics)
+    /// <summary>Every counter of <paramref name="store"/>'s statistics, then its transport's, as <c>Name=value</c>, space-separated.</summary>
+    internal static string Format(KeyValueService store)
     {
+        var statistics = store.Statistics;
         var line = new StringBuilder();
         foreach (var property in typeof(KeyValueStatistics).GetProperties())
         {
@@ -44,6 +46,7 @@ internal static class KeyValueStatsCommand
             }
         }
 
+        line.Append(CultureInfo.InvariantCulture, $" ReliablePacketsSentAgain={store.ReliablePacketsSentAgain} ReliableDuplicatePackets={store.ReliableDuplicatePackets}");
         return line.ToString();
     }
 }

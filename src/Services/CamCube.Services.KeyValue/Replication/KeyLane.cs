@@ -30,6 +30,39 @@ internal sealed class KeyLane
     /// <summary>Gets or sets whether this lane may keep the key's newest value in memory (a bounded number of lanes may).</summary>
     public bool CanHold { get; init; }
 
+    /// <summary>
+    /// Gets the unconditional sets waiting for the key's next turn together, in arrival order (null:
+    /// none). The first of them waits in the queue of turns; those that come while it waits join it,
+    /// and the turn writes them all in one round (<c>KeyValueService.SetsTogether</c>).
+    /// </summary>
+    public List<WaitingSet>? Waiting { get; private set; }
+
+    /// <summary>
+    /// Adds <paramref name="set"/> to the sets waiting together. Returns the new group when it is the
+    /// first (it then waits for the turn, and takes the group with <see cref="CloseWaiting"/>), or null
+    /// when it joined a group of fewer than <paramref name="max"/>.
+    /// </summary>
+    public List<WaitingSet>? AddWaiting(WaitingSet set, int max)
+    {
+        if (Waiting is { } waiting && waiting.Count < max)
+        {
+            waiting.Add(set);
+            return null;
+        }
+
+        Waiting = [set];
+        return Waiting;
+    }
+
+    /// <summary>On its turn, closes <paramref name="group"/> (unless a full group was closed already): later sets wait for a turn of their own.</summary>
+    public void CloseWaiting(List<WaitingSet> group)
+    {
+        if (Waiting == group)
+        {
+            Waiting = null;
+        }
+    }
+
     /// <summary>Gets whether <see cref="Held"/> is the key's newest value at this primary (only while it holds the ballot).</summary>
     public bool IsHeldKnown { get; private set; }
 
