@@ -38,6 +38,7 @@ internal sealed class ForegroundCube : IDisposable
         start.Environment["CAMCUBE_STATE_DIR"] = stateDirectory;
         var cube = new ForegroundCube(Process.Start(start)!);
         cube.Process.OutputDataReceived += (_, e) => cube.Collect(e.Data);
+        cube.Process.ErrorDataReceived += (_, e) => cube.Collect(e.Data is null ? null : "stderr: " + e.Data);
         cube.Process.BeginOutputReadLine();
         cube.Process.BeginErrorReadLine();
         await cube._up.Task.WaitAsync(TimeSpan.FromMinutes(2));
@@ -52,7 +53,15 @@ internal sealed class ForegroundCube : IDisposable
             await kill.WaitForExitAsync();
         }
 
-        await Process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
+        try
+        {
+            await Process.WaitForExitAsync().WaitAsync(TimeSpan.FromSeconds(30));
+        }
+        catch (TimeoutException ex)
+        {
+            // Say how far the cube got, so a rare hang on a busy machine can be told from a slow stop.
+            throw new TimeoutException($"camcube did not exit within 30 s of SIG{signal}; its output so far:{Environment.NewLine}{string.Join(Environment.NewLine, Lines)}", ex);
+        }
     }
 
     public void Dispose()
