@@ -28,7 +28,12 @@ internal sealed class ForegroundCube : IDisposable
     /// <summary>Starts `camcube &lt;args&gt;` with its state in <paramref name="stateDirectory"/> and waits until it says the cube is up.</summary>
     public static async Task<ForegroundCube> StartAsync(string stateDirectory, IEnumerable<string> args)
     {
-        var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true, UseShellExecute = false };
+        // Through env, which gives SIGHUP its default disposition back: under nohup (as a job may run
+        // these tests) every child inherits SIGHUP ignored, and a cube started so rightly ignores a
+        // closed terminal. camcube runs as if started from a terminal.
+        var start = new ProcessStartInfo("env") { RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true, UseShellExecute = false };
+        start.ArgumentList.Add("--default-signal=HUP");
+        start.ArgumentList.Add("dotnet");
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "camcube.dll"));
         foreach (var arg in args)
         {
