@@ -7,7 +7,7 @@ namespace CamCube.Services.KeyValue.Tests;
 
 public sealed class LinearizabilityTests(ITestOutputHelper output)
 {
-    /// <summary>A bound on each key's search: a correct run explores a few hundred states per operation (up to 2.6 million for the thirty clients of one key); a broken one would search for minutes.</summary>
+    /// <summary>A bound on each key's search: a correct run explores up to a few hundred states per operation (about a million for seed 3 of the thirty clients of one key); a broken one would search for minutes.</summary>
     private const long StatesExploredMax = 3_000_000;
 
     /// <summary>Frames lost, duplicated, and held back so that later ones overtake them.</summary>

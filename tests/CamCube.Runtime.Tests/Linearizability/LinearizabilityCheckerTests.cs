@@ -36,17 +36,6 @@ public sealed class LinearizabilityCheckerTests
     }
 
     [Fact]
-    public void WritesAnsweredWithVersionsArePlacedInVersionOrder()
-    {
-        // Concurrent writes may go in either order, but not against the versions the store gave them.
-        Assert.Equal(LinearizabilityVerdict.Linearizable, Check([Versioned(0, 1, 7, 0, 4), Versioned(1, 2, 8, 1, 5), Read(2, 2, 6, 7)]).Verdict);
-        Assert.Equal(LinearizabilityVerdict.NotLinearizable, Check([Versioned(0, 1, 8, 0, 4), Versioned(1, 2, 7, 1, 5), Read(2, 2, 6, 7)]).Verdict);
-
-        // One after the other, a write may not get a lower version than the one before it.
-        Assert.Equal(LinearizabilityVerdict.NotLinearizable, Check([Versioned(0, 1, 8, 0, 1), Versioned(0, 2, 7, 2, 3)]).Verdict);
-    }
-
-    [Fact]
     public void TwoReadsConcurrentWithAWriteMayNotSeeTheNewValueThenTheOld()
     {
         // Real time orders the reads: once one saw 2, a later read may not see 1 again.
@@ -238,9 +227,6 @@ public sealed class LinearizabilityCheckerTests
 
     private static HistoryOperation<RegisterInput, RegisterOutput> Write(int client, int value, long from, long to, int key = 0) =>
         new(client, new RegisterInput(RegisterOperation.Write, value, Key: key), new RegisterOutput(null, false), from, to);
-
-    private static HistoryOperation<RegisterInput, RegisterOutput> Versioned(int client, int value, long version, long from, long to) =>
-        new(client, new RegisterInput(RegisterOperation.Write, value), new RegisterOutput(null, false, version), from, to);
 
     private static HistoryOperation<RegisterInput, RegisterOutput> PendingWrite(int client, int value, long from) =>
         new(client, new RegisterInput(RegisterOperation.Write, value), new RegisterOutput(null, false), from, ReturnedAt: 0, Completed: false);
