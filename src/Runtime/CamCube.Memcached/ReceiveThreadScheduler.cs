@@ -39,6 +39,24 @@ public sealed class ReceiveThreadScheduler : PipeScheduler
         }
     }
 
+    /// <summary>
+    /// Runs an answer's continuation off the node's loop: on <paramref name="scheduler"/>'s receiving
+    /// thread when it waits for it (<see cref="Schedule"/>), on the thread pool when there is no scheduler.
+    /// </summary>
+    /// <param name="scheduler">The client's scheduler, or null when it has no receiving thread of its own.</param>
+    /// <param name="action">The continuation.</param>
+    /// <param name="state">Its state.</param>
+    public static void Dispatch(ReceiveThreadScheduler? scheduler, Action<object?> action, object? state)
+    {
+        if (scheduler is null)
+        {
+            System.Threading.ThreadPool.UnsafeQueueUserWorkItem(action, state, preferLocal: true);
+            return;
+        }
+
+        scheduler.Schedule(action, state);
+    }
+
     /// <inheritdoc/>
     public override void Schedule(Action<object?> action, object? state)
     {

@@ -6,8 +6,9 @@ using CamCube.Services.Reliable;
 namespace CamCube.Services.KeyValue;
 
 /// <summary>The asking side: a call routed to its key's primary, asked again while views converge, failures told as <see cref="KeyValueStoreException"/>.</summary>
-public sealed partial class KeyValueService
+public sealed partial class KeyValueService : IReusableSets
 {
+    private static readonly Action<object?> s_startSet = static state => _ = ((StoreSet)state!).Store!.RunSetAsync((StoreSet)state!);
     private ulong _lastWriteId;
 
     /// <summary>
@@ -24,6 +25,41 @@ public sealed partial class KeyValueService
         }
 
         return cancellationToken.CanBeCanceled ? call.Task.WaitAsync(cancellationToken) : call.Task;
+    }
+
+    /// <inheritdoc/>
+    bool IReusableSets.TryStartSet(StoreSet set)
+    {
+        set.Store = this;
+        try
+        {
+            return Node.TryPost(s_startSet, set);
+        }
+        catch (InvalidOperationException)
+        {
+            // Not registered on a node (yet, or any more).
+            return false;
+        }
+    }
+
+    /// <summary>Runs a <see cref="StoreSet"/> on the node's loop as <see cref="PutAsync"/> runs a put, and tells its outcome there.</summary>
+    private async Task RunSetAsync(StoreSet set)
+    {
+        WriteOutcome outcome;
+        try
+        {
+            var reply = await CallOnLoopAsync(set.Request).ConfigureAwait(true);
+            outcome = new WriteOutcome(reply.WriteStatus, reply.Version);
+        }
+#pragma warning disable CA1031 // Whatever failed is the caller's, through its outcome.
+        catch (Exception ex)
+#pragma warning restore CA1031
+        {
+            set.Outcome.Failed(ex);
+            return;
+        }
+
+        set.Outcome.Written(outcome);
     }
 
     private bool TryPostCall<T>(ClientCall<T> call)

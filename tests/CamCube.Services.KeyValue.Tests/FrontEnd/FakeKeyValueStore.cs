@@ -4,10 +4,10 @@ namespace CamCube.Services.KeyValue.Tests.FrontEnd;
 /// A one-process <see cref="IKeyValueStore"/> for the front-end's unit tests: a locked map with one
 /// version counter for all keys, answering at once; <see cref="Failure"/> makes every call fail, and
 /// <see cref="HoldReads"/> keeps every read waiting until <see cref="FailHeldReads"/>. It reads into
-/// the front-end's reusable gets too (<see cref="IReusableGets"/>), as the replicated store does, and
-/// counts them.
+/// the front-end's reusable gets and runs its reusable sets too (<see cref="IReusableGets"/>,
+/// <see cref="IReusableSets"/>), as the replicated store does, and counts them.
 /// </summary>
-internal sealed class FakeKeyValueStore : IKeyValueStore, IReusableGets
+internal sealed class FakeKeyValueStore : IKeyValueStore, IReusableGets, IReusableSets
 {
     private readonly Dictionary<Key, VersionedValue> _values = [];
     private readonly object _gate = new();
@@ -35,6 +35,12 @@ internal sealed class FakeKeyValueStore : IKeyValueStore, IReusableGets
 
     /// <summary>Gets how many reusable gets were started.</summary>
     public int ReusableGets { get; private set; }
+
+    /// <summary>Gets how many reusable sets were started.</summary>
+    public int ReusableSets { get; private set; }
+
+    /// <summary>Gets or sets the most bytes a stored value (the item's header and data) may have.</summary>
+    public int ValueBytesMax { get; set; } = int.MaxValue;
 
     /// <summary>Fails every waiting read with <paramref name="failure"/>, as the store does when its time is up.</summary>
     public void FailHeldReads(KeyValueFailure failure)
@@ -112,6 +118,26 @@ internal sealed class FakeKeyValueStore : IKeyValueStore, IReusableGets
         else
         {
             get.Outcome.Missing();
+        }
+
+        return true;
+    }
+
+    public bool TryStartSet(StoreSet set)
+    {
+        lock (_gate)
+        {
+            ReusableSets++;
+        }
+
+        try
+        {
+            var put = PutAsync(Key.FromBytes(set.Request.Key), set.Request.Value);
+            set.Outcome.Written(put.Result);
+        }
+        catch (KeyValueStoreException ex)
+        {
+            set.Outcome.Failed(ex);
         }
 
         return true;

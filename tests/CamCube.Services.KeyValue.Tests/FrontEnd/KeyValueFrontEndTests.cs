@@ -175,6 +175,27 @@ public sealed class KeyValueFrontEndTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task SetsWriteThroughTheConnectionsReusableWriteAndOneOverTheStoresLimitNeverReachesItWhenTheStoreHasThem()
+    {
+        Assert.Equal("STORED\r\n", await _client.AskAsync("set a 5 0 1\r\nx\r\n"));
+        Assert.Equal("STORED\r\n", await _client.AskAsync("set a 6 0 2\r\nyy\r\n"));
+        Assert.Equal("STORED\r\n", await _client.AskAsync("add b 0 0 1\r\nz\r\n"));
+        Assert.Equal("VALUE a 6 2\r\nyy\r\nEND\r\n", await _client.AskAsync("get a\r\n", "END\r\n"));
+        Assert.Equal(2, _store.ReusableSets);
+
+        // Within the front-end's item limit (1000) but over the store's own: refused before the store is asked.
+        _store.ValueBytesMax = 100;
+        Assert.Equal("SERVER_ERROR object too large for cache\r\n", await _client.AskAsync($"set a 0 0 200\r\n{new string('v', 200)}\r\n"));
+        Assert.Equal(2, _store.ReusableSets);
+        Assert.Equal("VALUE a 6 2\r\nyy\r\nEND\r\n", await _client.AskAsync("get a\r\n", "END\r\n"));
+
+        // noreply: no answer, and the next command's answer is the next line.
+        await _client.SendAsync("set a 7 0 1 noreply\r\nq\r\n");
+        Assert.Equal("VALUE a 7 1\r\nq\r\nEND\r\n", await _client.AskAsync("get a\r\n", "END\r\n"));
+        Assert.Equal(3, _store.ReusableSets);
+    }
+
+    [Fact]
     public async Task BadCommandsGetOneLineErrorsAndTheConnectionAndItsDataSurviveWhenMalformed()
     {
         await _client.AskAsync("set kept 0 0 4\r\nkept\r\n");

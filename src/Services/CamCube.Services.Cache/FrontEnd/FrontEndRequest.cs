@@ -22,14 +22,5 @@ internal sealed class FrontEndRequest(ReceiveThreadScheduler? scheduler) : Reusa
     protected override void OnAwaiting() => scheduler?.Expect();
 
     /// <inheritdoc/>
-    protected override void Dispatch(Action<object?> continuation, object? state)
-    {
-        if (scheduler is null)
-        {
-            base.Dispatch(continuation, state);
-            return;
-        }
-
-        scheduler.Schedule(continuation, state);
-    }
+    protected override void Dispatch(Action<object?> continuation, object? state) => ReceiveThreadScheduler.Dispatch(scheduler, continuation, state);
 }

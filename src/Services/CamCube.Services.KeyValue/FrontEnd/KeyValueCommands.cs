@@ -9,8 +9,9 @@ namespace CamCube.Services.KeyValue.FrontEnd;
 /// of the client's cas unique (the version a gets returned), delete a delete; replace, append,
 /// prepend, incr, decr, touch and gat read the item and write it back on the version read, again
 /// while it changes under them. A read does not see an item that expired or was flushed.
-/// Each answer continues on the thread pool, never on the thread that completed the store's call
-/// (the node's loop), so replies are never written there.
+/// Each answer continues off the node's loop, so replies are never written there: a get's or a set's
+/// on the connection's receiving thread when the store reads and writes into the connection's reusable
+/// requests (<see cref="StartRead"/>, <see cref="StartSet"/>), every other on the thread pool.
 /// </summary>
 internal sealed partial class KeyValueCommands
 {
@@ -19,6 +20,7 @@ internal sealed partial class KeyValueCommands
     private readonly TimeProvider _time;
     private readonly FlushStamp _flush;
     private readonly IReusableGets? _reusableGets;
+    private readonly IReusableSets? _reusableSets;
 
     /// <summary>Creates the commands over a store.</summary>
     public KeyValueCommands(IKeyValueStore store, KeyValueFrontEndOptions options)
@@ -28,6 +30,7 @@ internal sealed partial class KeyValueCommands
         _time = options.Connections.TimeProvider;
         _flush = new FlushStamp(store, _time, options.FlushCheckMilliseconds);
         _reusableGets = store as IReusableGets;
+        _reusableSets = store as IReusableSets;
     }
 
     /// <summary>Gets whether the store reads into a connection's reusable reads (<see cref="StartRead"/>); else gets go through <see cref="GetAsync"/>.</summary>
@@ -35,6 +38,9 @@ internal sealed partial class KeyValueCommands
 
     /// <summary>Gets what the clients asked.</summary>
     public KeyValueFrontEndStatistics Statistics { get; } = new();
+
+    /// <summary>Gets whether the store runs a connection's reusable sets (<see cref="StartSet"/>); else sets go through <see cref="StoreAsync"/>.</summary>
+    public bool SetsReusably => _reusableSets is not null;
 
     /// <summary>The store's key of a memcached key: the SHA-1 of its bytes, as the cache's memId (camcubeos 5.2: memId = objId).</summary>
     public static Key KeyOf(ReadOnlySpan<byte> key) => Key.Hash(key);
@@ -69,6 +75,23 @@ internal sealed partial class KeyValueCommands
         {
             // The value is over the store's own size limit.
             return KeyValueReply.TooLarge;
+        }
+    }
+
+    /// <summary>Starts a set (an unconditional put) with a connection's reusable write; one that cannot start ends at once with its error.</summary>
+    public void StartSet(StoreWrite write, Key key, in MemcachedStorageCommand command, in ReadOnlySequence<byte> data)
+    {
+        Statistics.CountSet();
+        var now = _time.GetUtcNow();
+        var item = MemcachedItem.Encode(command.Flags, MemcachedItem.ExpiresAt(command.ExpirationSeconds, now), WrittenAt(now), data);
+        write.Prepare(key, item);
+        if (item.Length > _reusableSets!.ValueBytesMax)
+        {
+            write.Refuse(KeyValueReply.TooLarge);
+        }
+        else if (!_reusableSets.TryStartSet(write.Set))
+        {
+            write.Failed(new KeyValueStoreException(KeyValueFailure.Unavailable, "The set could not start: the store is not on a running node, or its node's queue is full."));
         }
     }
 

@@ -9,7 +9,8 @@ namespace CamCube.Services.KeyValue.FrontEnd;
 /// each command a call of <see cref="KeyValueCommands"/> whose answer the protocol's loop awaits
 /// before it reads the next command (a get's keys are asked for together, answered in order). A get
 /// or gets of a store that reads reusably takes one of the connection's <see cref="StoreRead"/>s per
-/// key, so it allocates nothing and its answer continues on the connection's receiving thread.
+/// key, so it allocates nothing and its answer continues on the connection's receiving thread; a set
+/// takes the connection's one <see cref="StoreWrite"/>, its answer continuing there too.
 /// </summary>
 internal sealed class KeyValueConnection : MemcachedTextConnection
 {
@@ -20,6 +21,8 @@ internal sealed class KeyValueConnection : MemcachedTextConnection
     private int _pendingCount;
     private int _readCount;
     private Task<FlushMark>? _flushing;
+    private StoreWrite? _write;
+    private bool _writing;
     private int _getFirst = -1;
 
     /// <summary>Creates a connection over a duplex pipe; <paramref name="transport"/>, if any, is disposed when it ends.</summary>
@@ -33,20 +36,30 @@ internal sealed class KeyValueConnection : MemcachedTextConnection
     }
 
     /// <inheritdoc/>
-    protected override int PendingCount => _readCount + _pendingCount + (_flushing is null ? 0 : 1);
+    protected override int PendingCount => _writing ? 1 : _readCount + _pendingCount + (_flushing is null ? 0 : 1);
 
     /// <inheritdoc/>
     protected override long ItemSizeMaxBytes => _itemSizeMaxBytes;
 
     /// <inheritdoc/>
     protected override ValueTask PendingAnswer(int index) =>
-        index < _readCount ? _reads[index]!.Answered
+        _writing ? _write!.Answered
+        : index < _readCount ? _reads[index]!.Answered
         : index - _readCount < _pendingCount ? new(_pending[index - _readCount])
         : new(_flushing!);
 
     /// <inheritdoc/>
-    protected override void Store(ReadOnlyMemory<byte> key, in MemcachedStorageCommand command, in ReadOnlySequence<byte> value) =>
+    protected override void Store(ReadOnlyMemory<byte> key, in MemcachedStorageCommand command, in ReadOnlySequence<byte> value)
+    {
+        if (command.Operation == MemcachedStorageOperation.Set && _commands.SetsReusably)
+        {
+            _writing = true;
+            _commands.StartSet(_write ??= new StoreWrite(AnswerScheduler), KeyValueCommands.KeyOf(key.Span), command, value);
+            return;
+        }
+
         Issue(_commands.StoreAsync(KeyValueCommands.KeyOf(key.Span), command, value));
+    }
 
     /// <inheritdoc/>
     protected override void Delete(ReadOnlyMemory<byte> key) => Issue(_commands.DeleteAsync(KeyValueCommands.KeyOf(key.Span)));
@@ -87,7 +100,13 @@ internal sealed class KeyValueConnection : MemcachedTextConnection
     /// <inheritdoc/>
     protected override void WriteAnswers()
     {
-        if (_readCount > 0)
+        if (_writing)
+        {
+            WriteReply(_write!.Reply);
+            _write.Recycle();
+            _writing = false;
+        }
+        else if (_readCount > 0)
         {
             WriteReads();
         }

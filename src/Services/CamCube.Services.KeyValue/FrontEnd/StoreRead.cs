@@ -55,14 +55,5 @@ internal sealed class StoreRead : ReusableRequest<Key, StoreReadStatus>, IGetOut
     protected override void OnAwaiting() => _scheduler?.Expect();
 
     /// <inheritdoc/>
-    protected override void Dispatch(Action<object?> continuation, object? state)
-    {
-        if (_scheduler is null)
-        {
-            base.Dispatch(continuation, state);
-            return;
-        }
-
-        _scheduler.Schedule(continuation, state);
-    }
+    protected override void Dispatch(Action<object?> continuation, object? state) => ReceiveThreadScheduler.Dispatch(_scheduler, continuation, state);
 }
