@@ -203,6 +203,7 @@ public sealed class KeyValueCubeTests(CubeFixture cube)
         // The reliable transport's counters follow the store's, summed as well.
         Assert.Equal(lines[..^1].Sum(l => Counter(l, "ReliablePacketsSentAgain")), Counter(lines[^1], "ReliablePacketsSentAgain"));
         Assert.Contains(" ReliableDuplicatePackets=", lines[^1], StringComparison.Ordinal);
+        Assert.Equal(lines[..^1].Sum(l => Counter(l, "ReliableDuplicateRequests")), Counter(lines[^1], "ReliableDuplicateRequests"));
 
         var one = Camcube.Run(cube.StateDirectory, "cube", "kv-stats", "2,2,2");
         Assert.Equal(0, one.Exit);

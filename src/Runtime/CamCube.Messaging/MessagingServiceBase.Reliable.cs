@@ -36,6 +36,9 @@ public abstract partial class MessagingServiceBase
     /// <summary>Gets how many data packets the reliable transport under this service received twice and dropped (0 in best-effort mode). Read it on the node's loop.</summary>
     public long ReliableDuplicatePackets => _reliable?.DuplicatePackets ?? 0;
 
+    /// <summary>Gets how many one-packet requests the reliable transport under this service received again and answered without the handler (a kept reply, a busy notice, a refusal) or dropped (0 in best-effort mode). Read it on the node's loop.</summary>
+    public long ReliableDuplicateRequests => _reliable?.DuplicateRequests ?? 0;
+
     /// <summary>Gives the reliable transport's packets to links with room (nothing in best-effort mode). A service that overrides this calls the base.</summary>
     /// <param name="link">The link with room.</param>
     /// <returns>A packet for the link, or null.</returns>

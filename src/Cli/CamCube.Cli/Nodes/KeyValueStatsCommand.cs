@@ -11,7 +11,8 @@ namespace CamCube.Cli.Nodes;
 /// the node's <see cref="KeyValueStatistics"/> as one line of <c>name=value</c> pairs, every counter
 /// in declaration order, so an operator sees what the store on that server did (writes, accepts,
 /// reads under lease and the rounds that confirmed the others, take-overs, catch-up), then what the
-/// reliable transport under it did (packets sent again, duplicates dropped).
+/// reliable transport under it did (packets sent again, duplicate packets dropped, requests received
+/// again).
 /// </summary>
 internal static class KeyValueStatsCommand
 {
@@ -46,7 +47,7 @@ internal static class KeyValueStatsCommand
             }
         }
 
-        line.Append(CultureInfo.InvariantCulture, $" ReliablePacketsSentAgain={store.ReliablePacketsSentAgain} ReliableDuplicatePackets={store.ReliableDuplicatePackets}");
+        line.Append(CultureInfo.InvariantCulture, $" ReliablePacketsSentAgain={store.ReliablePacketsSentAgain} ReliableDuplicatePackets={store.ReliableDuplicatePackets} ReliableDuplicateRequests={store.ReliableDuplicateRequests}");
         return line.ToString();
     }
 }
