@@ -114,6 +114,41 @@ public sealed class WriteAskedAgainTests
     }
 
     [Fact]
+    public async Task FirstWriteOnlyItsPrimaryKeptIsAnsweredWrittenWhenAskedAgainAfterATakeOverAdoptedItAndALaterWriteFollowed()
+    {
+        // Seed 6562 of the register workload with four clients a node: a key's first write, sent with
+        // its take-over, was kept by its primary only; the primary's next take-over adopted that copy
+        // as the key's newest, but did not note the write's id, so the write, asked again after later
+        // writes, was written a second time and its value came back.
+        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 35 });
+        store.PassStartLease(null);
+        var cube = (SimulatedCube)store.Cube;
+        var primary = store[s_servers[0]];
+        const ulong WriteId = 0x5EED_0000_0000_0035;
+        ClientRequest First(bool firstAttempt) => new() { Operation = KeyValueOperation.Put, Key = KeyValueService.KeyBytes(s_key), Value = Bytes("first"), Condition = WriteConditionKind.Always, WriteId = WriteId, FirstAttempt = firstAttempt };
+
+        // The replicas are cut off before the views notice: neither the first write's prepares nor the take-over after them are answered.
+        cube.SetCutOff(s_servers[1], cutOff: true);
+        cube.SetCutOff(s_servers[2], cutOff: true);
+        var unsettled = await store.Run(primary, s => s.ServeAsync(First(firstAttempt: true), s_client));
+        Assert.Equal(ReplyStatus.Unsettled, unsettled.Status);
+        var keptAt = store.DiskOf(s_servers[0]).Read(s_key)!.Version;
+        cube.SetCutOff(s_servers[1], cutOff: false);
+        cube.SetCutOff(s_servers[2], cutOff: false);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+
+        // Another write takes the key over, adopting the primary's copy as the newest, and is written above it.
+        var later = await store.Run(store[s_client].PutAsync(s_key, Bytes("later")));
+        Assert.True(later.Version > keptAt, $"{later.Version} after {keptAt}");
+
+        var again = await store.Run(primary, s => s.ServeAsync(First(firstAttempt: false), s_client));
+
+        Assert.Equal(WriteStatus.Written, again.WriteStatus);
+        Assert.Equal(keptAt, again.Version);
+        Assert.Equal("later", Text((await store.Run(store[s_client].GetAsync(s_key)))!.Value));
+    }
+
+    [Fact]
     public async Task WriteAskedAgainAfterEveryServerThatNotedItRestartedEmptyOneAtATimeIsAnsweredWritten()
     {
         // Seed 17 of the register workload with four clients a node: never more than two of the key's

@@ -18,7 +18,7 @@ public sealed partial class KeyValueService
 
     private bool HasMajority => !_options.RequireMajority || Node.Reachability.ReachableCount * 2 > Node.Shape.ServerCount;
 
-    private async Task<ClientReply> ServeAsync(ClientRequest request, Coordinate asker)
+    internal async Task<ClientReply> ServeAsync(ClientRequest request, Coordinate asker)
     {
         if (request.Key.Length != Key.SizeBytes)
         {
@@ -350,6 +350,14 @@ public sealed partial class KeyValueService
         await Task.WhenAll(adopted).ConfigureAwait(true);
 
         var newest = _storage.Read(key);
+        if (newest is not null)
+        {
+            // The newest may be this server's own copy of a write no replica acknowledged (a first write
+            // sent with a take-over that failed): adopted, it took effect, and its writer, asking again
+            // under its id, is answered with this version, not written a second time.
+            _recentWrites.Note(newest.WriteId, key, newest.Version, Now);
+        }
+
         var versionsHeld = new long[promises.Length];
         for (var i = 0; i < promises.Length; i++)
         {
