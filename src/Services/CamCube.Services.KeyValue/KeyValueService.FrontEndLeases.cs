@@ -260,6 +260,19 @@ public sealed partial class KeyValueService
             asks[i] = RequestServerAsync<DropLease, LeaseDropped>(holders[i].Key, new DropLease { Key = KeyBytes(key), Version = versionReplaced }, _options.ReplicationTimeout);
         }
 
+        // Until every holder dropped its lease or was waited out, the leases still hold other servers' ballots back (PromiseWait).
+        try
+        {
+            await AwaitDropsAsync(holders, asks).ConfigureAwait(true);
+        }
+        finally
+        {
+            lane.LeasesDropped();
+        }
+    }
+
+    private async Task AwaitDropsAsync(List<KeyValuePair<Coordinate, long>> holders, Task<LeaseDropped>[] asks)
+    {
         for (var i = 0; i < holders.Count; i++)
         {
             try

@@ -42,7 +42,7 @@ public sealed partial class KeyValueService
         _startedAt = Now;
     }
 
-    /// <summary>How long this server must still refuse to promise a higher ballot for <paramref name="key"/> to <paramref name="from"/> (null: a server it does not know); zero when it may. A wait that only the holder's renewals cause is reported to the holder.</summary>
+    /// <summary>How long this server must still refuse to promise a higher ballot for <paramref name="key"/> to <paramref name="from"/> (null: a server it does not know): while a lease it granted another server runs, after its own start, and, to any server but itself, while a front-end lease it granted as the key's primary may run; zero when it may. A wait that only the holder's renewals cause is reported to the holder.</summary>
     private TimeSpan PromiseWait(Key key, Coordinate? from)
     {
         if (!LeasesOn)
@@ -62,6 +62,15 @@ public sealed partial class KeyValueService
             }
 
             until = Math.Max(until, end);
+        }
+
+        if (from != Node.Self && _lanes.TryGetValue(key, out var lane) && lane.FrontEndLeasesEnd() is var frontEnd and > 0)
+        {
+            // Front-end leases this server granted as the key's primary run on their holders until then at
+            // the latest, and no other server may write the key before. The replicas that granted this
+            // server its lease, which bounds them, may not be in the other's set (the views changed it);
+            // this server is. (Once it promises, it answers nothing under its own lease.)
+            until = Math.Max(until, frontEnd + _leaseDriftTicks);
         }
 
         return until > now ? Node.TimeProvider.GetElapsedTime(now, until) : TimeSpan.Zero;

@@ -11,6 +11,7 @@ internal sealed class KeyLane
 {
     private readonly Queue<TaskCompletionSource> _waiting = new();
     private bool _busy;
+    private long _droppingUntil;
 
     /// <summary>Gets or sets the ballot this primary holds the key under, or 0 when it must take the key over first.</summary>
     public long Ballot { get; set; }
@@ -109,7 +110,22 @@ internal sealed class KeyLane
         LeaseHolders[holder] = LeaseHolders.TryGetValue(holder, out var known) ? Math.Max(known, until) : until;
     }
 
-    /// <summary>Takes the holders whose leases run past <paramref name="now"/> and forgets all of them; null when there are none.</summary>
+    /// <summary>Gets when the last front-end lease this primary granted on the key, and has not had dropped since, ends (a timestamp of this server's clock); 0 when none.</summary>
+    public long FrontEndLeasesEnd()
+    {
+        var end = _droppingUntil;
+        if (LeaseHolders is { } holders)
+        {
+            foreach (var until in holders.Values)
+            {
+                end = Math.Max(end, until);
+            }
+        }
+
+        return end;
+    }
+
+    /// <summary>Takes the holders whose leases run past <paramref name="now"/> and forgets all of them; null when there are none. Their leases count in <see cref="FrontEndLeasesEnd"/> until <see cref="LeasesDropped"/>.</summary>
     public List<KeyValuePair<Coordinate, long>>? TakeLeaseHolders(long now)
     {
         if (LeaseHolders is not { Count: > 0 } holders)
@@ -127,8 +143,19 @@ internal sealed class KeyLane
         }
 
         holders.Clear();
+        if (live is not null)
+        {
+            foreach (var holder in live)
+            {
+                _droppingUntil = Math.Max(_droppingUntil, holder.Value);
+            }
+        }
+
         return live;
     }
+
+    /// <summary>The holders taken with <see cref="TakeLeaseHolders"/> dropped their leases, or they were waited out.</summary>
+    public void LeasesDropped() => _droppingUntil = 0;
 
     /// <summary>Keeps the key's newest value (when this lane may), as it is in the storage now.</summary>
     public void Hold(StoredValue? value)
