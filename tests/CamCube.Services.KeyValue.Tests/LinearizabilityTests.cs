@@ -7,8 +7,8 @@ namespace CamCube.Services.KeyValue.Tests;
 
 public sealed class LinearizabilityTests(ITestOutputHelper output)
 {
-    /// <summary>A bound on each key's search: a correct run explores up to a few hundred states per operation (about a million for seed 3 of the thirty clients of one key); a broken one would search for minutes.</summary>
-    private const long StatesExploredMax = 3_000_000;
+    /// <summary>A bound on each key's search: with writes placed in version order a correct run explores about one state per operation (at most two in 1,850 seeds of these workloads); a broken one would search for minutes.</summary>
+    private const long StatesExploredMax = 1_000_000;
 
     /// <summary>Frames lost, duplicated, and held back so that later ones overtake them.</summary>
     private static readonly Transport.Faults.FaultOptions s_frameFaults = new() { DropProbability = 0.01, DuplicateProbability = 0.01, ReorderProbability = 0.2, ReorderDelay = TimeSpan.FromMilliseconds(2) };
@@ -56,10 +56,12 @@ public sealed class LinearizabilityTests(ITestOutputHelper output)
     /// most of these histories were too big for it (inconclusive at its bound). Seed 17 found a
     /// write run twice: every server that noted its id had died or restarted with an empty disk, one
     /// at a time, and the restarted ones had caught up on the key's newest value only (catch-up
-    /// offers now carry the ids).
+    /// offers now carry the ids). Seed 6562 found a first write kept only by its primary, adopted by the
+    /// primary's next take-over without its id noted, and run a second time when asked again.
     /// </summary>
     [Theory]
     [InlineData(17)]
+    [InlineData(6562)]
     [InlineData(91)]
     [InlineData(92)]
     [InlineData(93)]

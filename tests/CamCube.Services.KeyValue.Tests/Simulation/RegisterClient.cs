@@ -64,7 +64,7 @@ internal sealed class RegisterClient(int id, KeyValueService store, Key[] keys, 
                 _lastRead[_input!.Key] = read.Result;
                 return new(id, _input, new RegisterOutput(read.Result is null ? null : Decode(read.Result.Value), Swapped: false), _invokedAt, now);
             case Task<WriteOutcome> { IsCompletedSuccessfully: true } write:
-                return new(id, _input!, new RegisterOutput(null, _input!.Kind == RegisterOperation.CompareAndSwap && write.Result.Succeeded), _invokedAt, now);
+                return new(id, _input!, new RegisterOutput(null, _input!.Kind == RegisterOperation.CompareAndSwap && write.Result.Succeeded, write.Result.Succeeded ? write.Result.Version : 0), _invokedAt, now);
             default:
                 Assert.IsType<KeyValueStoreException>(task.Exception!.InnerException);
                 return _input!.Kind == RegisterOperation.Read ? null : new(id, _input!, new RegisterOutput(null, false), _invokedAt, 0, Completed: false);

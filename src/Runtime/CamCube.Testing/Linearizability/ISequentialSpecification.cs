@@ -41,4 +41,16 @@ public interface ISequentialSpecification<TState, TInput, TOutput>
     /// <param name="output">The answer the client got.</param>
     /// <returns>True when the operation never changes the state.</returns>
     bool LeavesStateUnchanged(TInput input, TOutput output) => false;
+
+    /// <summary>
+    /// Gives the rank an operation with this answer takes among the ranked operations of any
+    /// linearization, or 0 when it has none: the checker places ranked operations in increasing rank
+    /// (a store's writes in the order of the versions it gave them, when it promises versions that
+    /// increase per key). A rank only removes orders from the search, never the state's merging, so
+    /// it can only shorten it. The default, 0 for every operation, places no such order.
+    /// </summary>
+    /// <param name="input">The operation.</param>
+    /// <param name="output">The answer the client got.</param>
+    /// <returns>The rank, or 0.</returns>
+    long RankOf(TInput input, TOutput output) => 0;
 }

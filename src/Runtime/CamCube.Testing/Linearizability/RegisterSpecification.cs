@@ -4,6 +4,7 @@ namespace CamCube.Testing.Linearizability;
 /// A register holding a number (null before the first write), with read, write and compare-and-swap
 /// on the value: the sequential specification of a key in a store's register workload. When every
 /// value written is unique, a compare-and-swap on the version read is a compare-and-swap on the value read.
+/// Writes answered with a version (<see cref="RegisterOutput.Version"/>) are placed in version order.
 /// </summary>
 public sealed class RegisterSpecification : ISequentialSpecification<RegisterState, RegisterInput, RegisterOutput>
 {
@@ -16,8 +17,9 @@ public sealed class RegisterSpecification : ISequentialSpecification<RegisterSta
     /// <inheritdoc/>
     public bool TryStep(RegisterState state, RegisterInput input, RegisterOutput output, out RegisterState next)
     {
+        ArgumentNullException.ThrowIfNull(output);
         next = Apply(state, input, out var expected);
-        return expected == output;
+        return expected.Value == output.Value && expected.Swapped == output.Swapped;
     }
 
     /// <inheritdoc/>
@@ -32,6 +34,13 @@ public sealed class RegisterSpecification : ISequentialSpecification<RegisterSta
         ArgumentNullException.ThrowIfNull(input);
         ArgumentNullException.ThrowIfNull(output);
         return input.Kind == RegisterOperation.Read || (input.Kind == RegisterOperation.CompareAndSwap && !output.Swapped);
+    }
+
+    /// <inheritdoc/>
+    public long RankOf(RegisterInput input, RegisterOutput output)
+    {
+        ArgumentNullException.ThrowIfNull(output);
+        return LeavesStateUnchanged(input, output) ? 0 : output.Version;
     }
 
     private static RegisterState Apply(RegisterState state, RegisterInput input, out RegisterOutput output)

@@ -12,6 +12,10 @@ internal sealed class Search<TState, TInput, TOutput>
     private readonly Stack<Frame> _placed = new();
     private readonly List<HistoryEntry> _candidates = [];
     private readonly ulong[] _placedBits;
+
+    /// <summary>Per operation, how many ranked operations have a lower rank (all of them placed before it), or -1 when it has no rank.</summary>
+    private readonly int[] _rankedBefore;
+    private int _rankedPlaced;
     private HistoryOperation<TInput, TOutput>? _stuck;
     private int _stuckDepth = -1;
 
@@ -29,6 +33,7 @@ internal sealed class Search<TState, TInput, TOutput>
             }
         }
 
+        _rankedBefore = RankedBefore();
         BuildList();
     }
 
@@ -118,6 +123,7 @@ internal sealed class Search<TState, TInput, TOutput>
         {
             state = frame.StateBefore;
             Unmark(frame.Entry.Operation);
+            _rankedPlaced -= _rankedBefore[frame.Entry.Operation] >= 0 ? 1 : 0;
             frame.Entry.Unlift();
             if (!frame.QueryPlacedFirst)
             {
@@ -174,6 +180,7 @@ internal sealed class Search<TState, TInput, TOutput>
             var operation = _history[call.Operation];
             if (!operation.Completed
                 || !_specification.LeavesStateUnchanged(operation.Input, operation.Output)
+                || !RankAllows(call.Operation)
                 || !_specification.TryStep(state, operation.Input, operation.Output, out var next))
             {
                 continue;
@@ -189,6 +196,7 @@ internal sealed class Search<TState, TInput, TOutput>
             _placed.Push(new Frame(call, state, 0, 0, QueryPlacedFirst: true));
             state = next;
             call.Lift();
+            _rankedPlaced += _rankedBefore[call.Operation] >= 0 ? 1 : 0;
             return QueryPlacement.Placed;
         }
 
@@ -199,6 +207,11 @@ internal sealed class Search<TState, TInput, TOutput>
     {
         var call = _candidates[candidate];
         var operation = _history[call.Operation];
+        if (!RankAllows(call.Operation))
+        {
+            return false;
+        }
+
         var alternative = 0;
         foreach (var next in NextStates(operation, state))
         {
@@ -213,6 +226,7 @@ internal sealed class Search<TState, TInput, TOutput>
                 _placed.Push(new Frame(call, state, alternative - 1, candidate, QueryPlacedFirst: false));
                 state = next;
                 call.Lift();
+                _rankedPlaced += _rankedBefore[call.Operation] >= 0 ? 1 : 0;
                 return true;
             }
 
@@ -230,6 +244,53 @@ internal sealed class Search<TState, TInput, TOutput>
         }
 
         return _specification.TryStep(state, operation.Input, operation.Output, out var next) ? [next] : [];
+    }
+
+    /// <summary>A ranked operation may be placed once every ranked operation of a lower rank is (the placed ranked operations are always those of the lowest ranks).</summary>
+    private bool RankAllows(int operation) => _rankedBefore[operation] <= _rankedPlaced;
+
+    /// <summary>For each operation, the number of completed operations of a lower rank (<see cref="ISequentialSpecification{TState, TInput, TOutput}.RankOf"/>), or -1 when it has none.</summary>
+    private int[] RankedBefore()
+    {
+        var ranks = new long[_history.Count];
+        var sorted = new List<long>();
+        for (var i = 0; i < _history.Count; i++)
+        {
+            ranks[i] = _history[i].Completed ? _specification.RankOf(_history[i].Input, _history[i].Output) : 0;
+            if (ranks[i] != 0)
+            {
+                sorted.Add(ranks[i]);
+            }
+        }
+
+        sorted.Sort();
+        var before = new int[_history.Count];
+        for (var i = 0; i < _history.Count; i++)
+        {
+            before[i] = ranks[i] == 0 ? -1 : LowerCount(sorted, ranks[i]);
+        }
+
+        return before;
+    }
+
+    /// <summary>How many of <paramref name="sorted"/> are below <paramref name="rank"/>.</summary>
+    private static int LowerCount(List<long> sorted, long rank)
+    {
+        int low = 0, high = sorted.Count;
+        while (low < high)
+        {
+            var middle = (low + high) / 2;
+            if (sorted[middle] < rank)
+            {
+                low = middle + 1;
+            }
+            else
+            {
+                high = middle;
+            }
+        }
+
+        return low;
     }
 
     private void BuildList()
