@@ -28,9 +28,6 @@ internal sealed class OpenExchange(int requestBytesMax)
     /// <summary>Gets or sets how many times the request was sent to <see cref="Peer"/> (1 after the first; 0 while a move waits for the view to name another root).</summary>
     public uint Attempts { get; set; }
 
-    /// <summary>Gets or sets whether a busy notice came from <see cref="Peer"/>: it took a copy and received another while its handler worked, so the time from the first copy to the reply is a round trip (the handler's time included) despite the copies sent again.</summary>
-    public bool BusyHeard { get; set; }
-
     /// <summary>Gets or sets when the request was first sent, a timestamp of the node's clock (the round-trip sample's start).</summary>
     public long FirstSentAt { get; set; }
 

@@ -163,7 +163,6 @@ public sealed partial class ReliableEndpoint
     private RouteStatus SendFirstCopy(OpenExchange exchange, long now)
     {
         exchange.Attempts = 1;
-        exchange.BusyHeard = false;
         exchange.PeerLife = _peerLives.GetValueOrDefault(exchange.Peer);
         exchange.FirstSentAt = now;
         exchange.TimeoutTicks = TimeoutOf(exchange.Peer);
@@ -186,17 +185,13 @@ public sealed partial class ReliableEndpoint
         if (busy)
         {
             exchange.LastProgress = now;
-            exchange.BusyHeard = true;
             return;
         }
 
         _openExchanges.Remove(id);
-        if (exchange.Attempts == 1 || exchange.BusyHeard)
+        if (exchange.Attempts == 1)
         {
-            // Karn's rule: only a request sent once gives a round-trip sample, or one whose peer said it was
-            // busy with it: a timeout that ran out while its handler worked (a write waiting for its
-            // replicas' commits). Without those the slow exchanges never raise the timeout, and are all
-            // sent again. (Were the first copy lost, the sample is long by at most one timeout.)
+            // Karn's rule: only a request sent once gives a round-trip sample.
             RtoOf(exchange.Peer).AddSample(now - exchange.FirstSentAt);
         }
 
