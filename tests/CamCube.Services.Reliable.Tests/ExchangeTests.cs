@@ -71,6 +71,44 @@ public sealed class ExchangeTests
     }
 
     [Fact]
+    public void ExchangesWhoseHandlerRunsLongerThanTheTimeoutLearnedFromFastOnesAreSentAgainOnlyUntilABusyNoticeOnTheSecondCopyTeachesTheTimeout()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 7 });
+        var asker = cube.EndpointOf(s_asker);
+        var inbox = cube.InboxOf(s_far);
+
+        // Answered at once: the timeout learned is a few round trips of the wire.
+        for (var i = 0; i < 10; i++)
+        {
+            var fast = ExchangeOutcome.Ask(asker, s_far, [(byte)i]);
+            Assert.True(cube.Cube.RunUntil(() => fast.Ended, TimeSpan.FromSeconds(1)));
+        }
+
+        Assert.Equal(0, asker.RetransmittedPackets);
+
+        // Then each handler takes 20 ms (a write waiting for its replicas' commits), far above that timeout.
+        inbox.Deferring = true;
+        const int slowExchanges = 20;
+        for (var i = 0; i < slowExchanges; i++)
+        {
+            var slow = ExchangeOutcome.Ask(asker, s_far, [(byte)i, 1]);
+            Assert.True(cube.Cube.RunUntil(() => inbox.Deferred.Count == 1, TimeSpan.FromSeconds(1)));
+            cube.Cube.RunFor(TimeSpan.FromMilliseconds(20));
+            var request = inbox.Deferred[0];
+            inbox.Deferred.Clear();
+            Assert.True(cube.EndpointOf(s_far).Reply(request.Source, request.FlowId, Inbox.ReplyTo(request.Body)));
+            Assert.True(cube.Cube.RunUntil(() => slow.Ended, TimeSpan.FromSeconds(1)));
+            Assert.Null(slow.Error);
+        }
+
+        // The first slow exchanges are sent again (each answered by a busy notice); their round trips,
+        // the handler's time included, raise the timeout, and the later ones are not sent again.
+        Assert.True(asker.RetransmittedPackets < slowExchanges / 2, $"{asker.RetransmittedPackets} requests sent again for {slowExchanges} slow exchanges");
+        Assert.Equal(asker.RetransmittedPackets, cube.EndpointOf(s_far).DuplicateRequests);
+        Assert.Equal(10 + slowExchanges, cube.EndpointOf(s_far).HandledRequests);
+    }
+
+    [Fact]
     public void RequestIsRefusedWithPeerUnreachableAtOnceWhenTheServerIsDead()
     {
         var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 4 });

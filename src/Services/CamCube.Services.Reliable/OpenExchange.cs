@@ -28,6 +28,13 @@ internal sealed class OpenExchange(int requestBytesMax)
     /// <summary>Gets or sets how many times the request was sent to <see cref="Peer"/> (1 after the first; 0 while a move waits for the view to name another root).</summary>
     public uint Attempts { get; set; }
 
+    /// <summary>
+    /// Gets or sets whether <see cref="Peer"/> is known to have taken the first copy: a busy notice came
+    /// while at most two copies were out, so it received both (it answers only a copy it already took).
+    /// The time from the first copy to the reply is then a round trip, the handler's time included.
+    /// </summary>
+    public bool FirstCopyTaken { get; set; }
+
     /// <summary>Gets or sets when the request was first sent, a timestamp of the node's clock (the round-trip sample's start).</summary>
     public long FirstSentAt { get; set; }
 

@@ -163,6 +163,7 @@ public sealed partial class ReliableEndpoint
     private RouteStatus SendFirstCopy(OpenExchange exchange, long now)
     {
         exchange.Attempts = 1;
+        exchange.FirstCopyTaken = false;
         exchange.PeerLife = _peerLives.GetValueOrDefault(exchange.Peer);
         exchange.FirstSentAt = now;
         exchange.TimeoutTicks = TimeoutOf(exchange.Peer);
@@ -185,13 +186,19 @@ public sealed partial class ReliableEndpoint
         if (busy)
         {
             exchange.LastProgress = now;
+            // Two copies out and one answered busy: the peer received both, so it took the first. With
+            // three or more out the first may have been lost, and its time would make the sample long.
+            exchange.FirstCopyTaken |= exchange.Attempts <= 2;
             return;
         }
 
         _openExchanges.Remove(id);
-        if (exchange.Attempts == 1)
+        if (exchange.Attempts == 1 || exchange.FirstCopyTaken)
         {
-            // Karn's rule: only a request sent once gives a round-trip sample.
+            // Karn's rule: only a request sent once gives a round-trip sample, or one whose peer is known
+            // to have taken the first copy: a timeout that ran out while its handler worked (a write
+            // waiting for its replicas' commits). Without those the slow exchanges never raise the
+            // timeout, and are all sent again.
             RtoOf(exchange.Peer).AddSample(now - exchange.FirstSentAt);
         }
 
