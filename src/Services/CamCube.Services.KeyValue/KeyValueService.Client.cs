@@ -19,7 +19,7 @@ public sealed partial class KeyValueService : IReusableSets
     private Task<T> CallAsync<T>(ClientRequest request, Func<ClientReply, T> map, CancellationToken cancellationToken)
     {
         var call = new ClientCall<T>(this, request, map);
-        if (!TryPostCall(call))
+        if (!TryPostOnLoop(ClientCall<T>.Start, call))
         {
             call.TrySetException(new KeyValueStoreException(KeyValueFailure.Unavailable, $"The {request.Operation} could not start: the store is not on a running node, or its node's queue is full."));
         }
@@ -31,15 +31,7 @@ public sealed partial class KeyValueService : IReusableSets
     bool IReusableSets.TryStartSet(StoreSet set)
     {
         set.Store = this;
-        try
-        {
-            return Node.TryPost(s_startSet, set);
-        }
-        catch (InvalidOperationException)
-        {
-            // Not registered on a node (yet, or any more).
-            return false;
-        }
+        return TryPostOnLoop(s_startSet, set);
     }
 
     /// <summary>Runs a <see cref="StoreSet"/> on the node's loop as <see cref="PutAsync"/> runs a put, and tells its outcome there.</summary>
@@ -62,11 +54,12 @@ public sealed partial class KeyValueService : IReusableSets
         set.Outcome.Written(outcome);
     }
 
-    private bool TryPostCall<T>(ClientCall<T> call)
+    /// <summary>Posts <paramref name="action"/> to the node's loop; false when the queue is full or the service is on no node (yet, or any more).</summary>
+    private bool TryPostOnLoop(Action<object?> action, object state)
     {
         try
         {
-            return Node.TryPost(ClientCall<T>.Start, call);
+            return Node.TryPost(action, state);
         }
         catch (InvalidOperationException)
         {

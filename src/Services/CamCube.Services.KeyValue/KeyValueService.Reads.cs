@@ -20,15 +20,7 @@ public sealed partial class KeyValueService : IReusableGets
     bool IReusableGets.TryStartGet(StoreGet get)
     {
         get.Store = this;
-        try
-        {
-            return Node.TryPost(s_startGet, get);
-        }
-        catch (InvalidOperationException)
-        {
-            // Not registered on a node (yet, or any more).
-            return false;
-        }
+        return TryPostOnLoop(s_startGet, get);
     }
 
     /// <summary>Reads <paramref name="key"/> for <see cref="GetAsync"/>.</summary>

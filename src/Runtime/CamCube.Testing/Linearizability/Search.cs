@@ -123,7 +123,6 @@ internal sealed class Search<TState, TInput, TOutput>
         {
             state = frame.StateBefore;
             Unmark(frame.Entry.Operation);
-            _rankedPlaced -= _rankedBefore[frame.Entry.Operation] >= 0 ? 1 : 0;
             frame.Entry.Unlift();
             if (!frame.QueryPlacedFirst)
             {
@@ -196,7 +195,6 @@ internal sealed class Search<TState, TInput, TOutput>
             _placed.Push(new Frame(call, state, 0, 0, QueryPlacedFirst: true));
             state = next;
             call.Lift();
-            _rankedPlaced += _rankedBefore[call.Operation] >= 0 ? 1 : 0;
             return QueryPlacement.Placed;
         }
 
@@ -226,7 +224,6 @@ internal sealed class Search<TState, TInput, TOutput>
                 _placed.Push(new Frame(call, state, alternative - 1, candidate, QueryPlacedFirst: false));
                 state = next;
                 call.Lift();
-                _rankedPlaced += _rankedBefore[call.Operation] >= 0 ? 1 : 0;
                 return true;
             }
 
@@ -252,45 +249,17 @@ internal sealed class Search<TState, TInput, TOutput>
     /// <summary>For each operation, the number of completed operations of a lower rank (<see cref="ISequentialSpecification{TState, TInput, TOutput}.RankOf"/>), or -1 when it has none.</summary>
     private int[] RankedBefore()
     {
-        var ranks = new long[_history.Count];
-        var sorted = new List<long>();
-        for (var i = 0; i < _history.Count; i++)
+        var ranks = _history.Select(op => op.Completed ? _specification.RankOf(op.Input, op.Output) : 0).ToArray();
+        var sorted = ranks.Where(rank => rank != 0).Order().ToArray();
+
+        // Where a rank first stands among the sorted ranks is how many are lower.
+        var lower = new Dictionary<long, int>();
+        for (var i = 0; i < sorted.Length; i++)
         {
-            ranks[i] = _history[i].Completed ? _specification.RankOf(_history[i].Input, _history[i].Output) : 0;
-            if (ranks[i] != 0)
-            {
-                sorted.Add(ranks[i]);
-            }
+            lower.TryAdd(sorted[i], i);
         }
 
-        sorted.Sort();
-        var before = new int[_history.Count];
-        for (var i = 0; i < _history.Count; i++)
-        {
-            before[i] = ranks[i] == 0 ? -1 : LowerCount(sorted, ranks[i]);
-        }
-
-        return before;
-    }
-
-    /// <summary>How many of <paramref name="sorted"/> are below <paramref name="rank"/>.</summary>
-    private static int LowerCount(List<long> sorted, long rank)
-    {
-        int low = 0, high = sorted.Count;
-        while (low < high)
-        {
-            var middle = (low + high) / 2;
-            if (sorted[middle] < rank)
-            {
-                low = middle + 1;
-            }
-            else
-            {
-                high = middle;
-            }
-        }
-
-        return low;
+        return [.. ranks.Select(rank => rank == 0 ? -1 : lower[rank])];
     }
 
     private void BuildList()
@@ -335,9 +304,18 @@ internal sealed class Search<TState, TInput, TOutput>
         return new LinearizabilityResult<TInput, TOutput>(verdict, order, verdict == LinearizabilityVerdict.NotLinearizable ? _stuck : null, _explored.Count);
     }
 
-    private void Mark(int operation) => _placedBits[operation / 64] |= 1UL << (operation % 64);
+    /// <summary>Notes <paramref name="operation"/> as placed, counted among the ranked ones when it has a rank.</summary>
+    private void Mark(int operation)
+    {
+        _placedBits[operation / 64] |= 1UL << (operation % 64);
+        _rankedPlaced += _rankedBefore[operation] >= 0 ? 1 : 0;
+    }
 
-    private void Unmark(int operation) => _placedBits[operation / 64] &= ~(1UL << (operation % 64));
+    private void Unmark(int operation)
+    {
+        _placedBits[operation / 64] &= ~(1UL << (operation % 64));
+        _rankedPlaced -= _rankedBefore[operation] >= 0 ? 1 : 0;
+    }
 
     private readonly record struct Frame(HistoryEntry Entry, TState StateBefore, int Alternative, int Candidate, bool QueryPlacedFirst);
 
