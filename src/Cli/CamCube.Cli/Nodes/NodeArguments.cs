@@ -60,13 +60,21 @@ internal static class NodeArguments
             }
         }
 
-        void Duration(string option, string setting, Func<double, TimeSpan> unit)
+        void Duration(string option, string setting, long ticksPerUnit)
         {
             if (reader.Single(option) is { } value)
             {
-                settings[setting] = long.TryParse(value, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var number)
-                    ? unit(number).ToString("c", CultureInfo.InvariantCulture)
-                    : throw new UsageException($"{option}: '{value}' is not a whole number.");
+                if (!long.TryParse(value, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var number))
+                {
+                    throw new UsageException($"{option}: '{value}' is not a whole number.");
+                }
+
+                // A number a duration cannot hold (TimeSpan's limit, about 29,000 years) is refused
+                // here, before the conversion would overflow.
+                var largest = TimeSpan.MaxValue.Ticks / ticksPerUnit;
+                settings[setting] = number >= -largest && number <= largest
+                    ? TimeSpan.FromTicks(number * ticksPerUnit).ToString("c", CultureInfo.InvariantCulture)
+                    : throw new UsageException($"{option}: '{value}' is outside what a duration holds, -{largest} to {largest}.");
             }
         }
 
@@ -90,10 +98,10 @@ internal static class NodeArguments
         Copy("--kv-delivery", KeyValueNodeSettings.Section + ":Delivery");
         Copy("--kv-value-max", KeyValueNodeSettings.Section + ":ValueBytesMax");
         Copy("--kv-durability", KeyValueNodeSettings.Section + ":Durability");
-        Duration("--heartbeat-ms", node + nameof(CamCubeNodeOptions.HeartbeatInterval), TimeSpan.FromMilliseconds);
-        Duration("--timeout-ms", node + nameof(CamCubeNodeOptions.HeartbeatTimeout), TimeSpan.FromMilliseconds);
-        Duration("--loop-spin-us", node + nameof(CamCubeNodeOptions.LoopIdleSpin), TimeSpan.FromMicroseconds);
-        Duration("--udp-spin-us", node + nameof(CamCubeNodeOptions.UdpSpinAfterSend), TimeSpan.FromMicroseconds);
+        Duration("--heartbeat-ms", node + nameof(CamCubeNodeOptions.HeartbeatInterval), TimeSpan.TicksPerMillisecond);
+        Duration("--timeout-ms", node + nameof(CamCubeNodeOptions.HeartbeatTimeout), TimeSpan.TicksPerMillisecond);
+        Duration("--loop-spin-us", node + nameof(CamCubeNodeOptions.LoopIdleSpin), TimeSpan.TicksPerMicrosecond);
+        Duration("--udp-spin-us", node + nameof(CamCubeNodeOptions.UdpSpinAfterSend), TimeSpan.TicksPerMicrosecond);
         if (reader.Single("--log-level") is { } level)
         {
             settings["Logging:LogLevel:Default"] = Enum.TryParse<LogLevel>(level, ignoreCase: true, out _)
