@@ -1,4 +1,5 @@
 using CamCube.Testing;
+using CamCube.Transport.Faults;
 
 namespace CamCube.Services.Reliable.Tests;
 
@@ -71,7 +72,7 @@ public sealed class ExchangeTests
     }
 
     [Fact]
-    public void ExchangesWhoseHandlerRunsLongerThanTheTimeoutLearnedFromFastOnesAreSentAgainOnlyUntilABusyNoticeOnTheSecondCopyTeachesTheTimeout()
+    public void ExchangesWhoseHandlerRunsLongerThanTheTimeoutLearnedFromFastOnesAreSentAgainOnlyUntilRepliesNamingTheCopyTheHandlerTookTeachTheTimeout()
     {
         var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 7 });
         var asker = cube.EndpointOf(s_asker);
@@ -101,11 +102,45 @@ public sealed class ExchangeTests
             Assert.Null(slow.Error);
         }
 
-        // The first slow exchanges are sent again (each answered by a busy notice); their round trips,
-        // the handler's time included, raise the timeout, and the later ones are not sent again.
+        // The first slow exchanges are sent again (each answered by a busy notice); their replies name
+        // the first copy, the one the handler took, so their round trips count the handler's time and
+        // raise the timeout, and the later ones are not sent again.
         Assert.True(asker.RetransmittedPackets < slowExchanges / 2, $"{asker.RetransmittedPackets} requests sent again for {slowExchanges} slow exchanges");
         Assert.Equal(asker.RetransmittedPackets, cube.EndpointOf(s_far).DuplicateRequests);
         Assert.Equal(10 + slowExchanges, cube.EndpointOf(s_far).HandledRequests);
+    }
+
+    [Fact]
+    public void ReplyToTheSecondCopyWhenTheFirstWasLostGivesARoundTripSampleFromTheSecondCopyAndLeavesTheTimeoutAsLearned()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 8, Faults = new FaultOptions { Delay = TimeSpan.FromMicroseconds(1) } });
+        var asker = cube.EndpointOf(s_asker);
+        for (var i = 0; i < 10; i++)
+        {
+            var fast = ExchangeOutcome.Ask(asker, s_neighbour, [(byte)i]);
+            Assert.True(cube.Cube.RunUntil(() => fast.Ended, TimeSpan.FromSeconds(1)));
+        }
+
+        var learned = asker.FirstCopyTimeoutOf(s_neighbour);
+        Assert.Equal(10, asker.RoundTripSamples);
+
+        // The neighbour receives nothing while the first copy crosses the link.
+        var faults = ((SimulatedCube)cube.Cube).FaultsAt(s_neighbour)!;
+        var passing = faults.Faults;
+        var droppedBefore = faults.FramesDropped;
+        faults.Faults = new FaultOptions { DropProbability = 1 };
+        var outcome = ExchangeOutcome.Ask(asker, s_neighbour, [42]);
+        Assert.True(cube.Cube.RunUntil(() => faults.FramesDropped > droppedBefore, TimeSpan.FromSeconds(1)));
+        faults.Faults = passing;
+        Assert.True(cube.Cube.RunUntil(() => outcome.Ended, TimeSpan.FromSeconds(1)));
+
+        // The second copy was the one taken and answered: its round trip is a sample. Timed from the
+        // lost first copy, the sample would be longer by a whole timeout and would raise the next one.
+        Assert.Null(outcome.Error);
+        Assert.Equal(1, asker.RetransmittedPackets);
+        Assert.Equal(0, cube.EndpointOf(s_neighbour).DuplicateRequests);
+        Assert.Equal(11, asker.RoundTripSamples);
+        Assert.True(asker.FirstCopyTimeoutOf(s_neighbour) <= learned, $"timeout {asker.FirstCopyTimeoutOf(s_neighbour)} after the sample, {learned} before");
     }
 
     [Fact]

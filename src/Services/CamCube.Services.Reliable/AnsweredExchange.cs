@@ -22,6 +22,9 @@ internal sealed class AnsweredExchange
     /// <summary>Gets whether the request was refused (the responder was not the root of its key): never handled here.</summary>
     public bool Refused { get; private set; }
 
+    /// <summary>Gets or sets the copy of the request the handler took (its copy byte): the handler's reply names it.</summary>
+    public byte TakenCopy { get; set; }
+
     /// <summary>Gets the kept reply; empty while the handler runs.</summary>
     public ReadOnlySpan<byte> Reply => _buffer.AsSpan(0, ReplyLength);
 
@@ -48,6 +51,7 @@ internal sealed class AnsweredExchange
     {
         Replied = false;
         Refused = false;
+        TakenCopy = 0;
         ReplyLength = 0;
     }
 }

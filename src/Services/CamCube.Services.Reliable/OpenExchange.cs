@@ -6,6 +6,11 @@ namespace CamCube.Services.Reliable;
 /// </summary>
 internal sealed class OpenExchange(int requestBytesMax)
 {
+    /// <summary>The copies whose send times are kept: a reply to a later one gives no round-trip sample.</summary>
+    public const int CopiesTimed = 8;
+
+    private readonly long[] _copySentAt = new long[CopiesTimed];
+
     /// <summary>Gets the request's bytes; the first <see cref="Length"/> are the request.</summary>
     public byte[] Request { get; } = new byte[requestBytesMax];
 
@@ -28,13 +33,6 @@ internal sealed class OpenExchange(int requestBytesMax)
     /// <summary>Gets or sets how many times the request was sent to <see cref="Peer"/> (1 after the first; 0 while a move waits for the view to name another root).</summary>
     public uint Attempts { get; set; }
 
-    /// <summary>
-    /// Gets or sets whether <see cref="Peer"/> is known to have taken the first copy: a busy notice came
-    /// while at most two copies were out, so it received both (it answers only a copy it already took).
-    /// The time from the first copy to the reply is then a round trip, the handler's time included.
-    /// </summary>
-    public bool FirstCopyTaken { get; set; }
-
     /// <summary>Gets or sets when the request was first sent, a timestamp of the node's clock (the round-trip sample's start).</summary>
     public long FirstSentAt { get; set; }
 
@@ -50,6 +48,26 @@ internal sealed class OpenExchange(int requestBytesMax)
     public ExchangeCompletion? Completion { get; set; }
 
     public object? State { get; set; }
+
+    /// <summary>Gets the copy number the request's next packet carries: <see cref="Attempts"/>, at most <see cref="ReliableWire.CopyMax"/>.</summary>
+    public byte Copy => (byte)Math.Min(Attempts, ReliableWire.CopyMax);
+
+    /// <summary>Notes that copy <see cref="Attempts"/> left at <paramref name="now"/>.</summary>
+    public void NoteCopySent(long now)
+    {
+        if (Attempts is >= 1 and <= CopiesTimed)
+        {
+            _copySentAt[Attempts - 1] = now;
+        }
+    }
+
+    /// <summary>Gets when copy <paramref name="copy"/> left, if it is one of this peer's copies and its time is kept.</summary>
+    public bool TryGetCopySentAt(byte copy, out long sentAt)
+    {
+        var known = copy >= 1 && copy <= Math.Min(Attempts, CopiesTimed);
+        sentAt = known ? _copySentAt[copy - 1] : 0;
+        return known;
+    }
 
     /// <summary>Forgets the ended exchange's caller, before the object goes back to the pool.</summary>
     public void Clear()

@@ -59,7 +59,7 @@ public sealed partial class ReliableEndpoint
         }
 
         entry.Keep(reply);
-        SendAnswer(requester, ReliablePacketKind.Reply, exchangeId, reply);
+        SendAnswer(requester, ReliablePacketKind.Reply, exchangeId, entry.TakenCopy, reply);
         return true;
     }
 
@@ -87,7 +87,7 @@ public sealed partial class ReliableEndpoint
                 return;
             }
 
-            SendAnswer(source, entry.Replied ? ReliablePacketKind.Reply : ReliablePacketKind.Busy, id, entry.Reply);
+            SendAnswer(source, entry.Replied ? ReliablePacketKind.Reply : ReliablePacketKind.Busy, id, payload[ReliableWire.CopyOffset], entry.Reply);
             return;
         }
 
@@ -119,6 +119,7 @@ public sealed partial class ReliableEndpoint
         }
 
         HandledRequests++;
+        entry.TakenCopy = payload[ReliableWire.CopyOffset];
         try
         {
             _requestHandler(new ExchangeRequest(source, id, key, packet.HopCount, payload[ReliableWire.RequestHeaderBytes..]));
@@ -159,11 +160,12 @@ public sealed partial class ReliableEndpoint
 
     private static uint Incarnation(ulong exchangeId) => (uint)(exchangeId >> 32);
 
-    private void SendAnswer(Coordinate requester, ReliablePacketKind kind, ulong exchangeId, ReadOnlySpan<byte> body)
+    private void SendAnswer(Coordinate requester, ReliablePacketKind kind, ulong exchangeId, byte copy, ReadOnlySpan<byte> body)
     {
         var packet = _node.CreatePacket();
         var payload = packet.PayloadArea;
         ReliableWire.WritePrefix(payload, _tag, kind, 0, exchangeId, Life);
+        payload[ReliableWire.CopyOffset] = copy;
         body.CopyTo(payload[ReliableWire.ReplyHeaderBytes..]);
         packet.PayloadLength = ReliableWire.ReplyHeaderBytes + body.Length;
         _node.RouteToServer(packet, requester);

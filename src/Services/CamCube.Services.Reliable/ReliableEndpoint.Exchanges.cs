@@ -115,12 +115,14 @@ public sealed partial class ReliableEndpoint
         return null;
     }
 
-    private RouteStatus SendRequestPacket(OpenExchange exchange)
+    private RouteStatus SendRequestPacket(OpenExchange exchange, long now)
     {
         var packet = _node.CreatePacket();
         var payload = packet.PayloadArea;
         var flags = (byte)((exchange.Key is null ? 0 : ReliableWire.KeyFlowFlag) | (exchange.PeerLife == 0 ? ReliableWire.AgeFlag : 0));
         ReliableWire.WritePrefix(payload, _tag, ReliablePacketKind.Request, flags, exchange.Id, exchange.PeerLife != 0 ? exchange.PeerLife : AgeMicroseconds(exchange.FirstSentAt));
+        payload[ReliableWire.CopyOffset] = exchange.Copy;
+        exchange.NoteCopySent(now);
         ReliableWire.UInt64(payload, ReliableWire.OldestOpenOffset, OldestOpenExchange());
         (exchange.Key ?? default).Write(payload[ReliableWire.RequestKeyOffset..]);
         exchange.Request.AsSpan(0, exchange.Length).CopyTo(payload[ReliableWire.RequestHeaderBytes..]);
@@ -163,12 +165,11 @@ public sealed partial class ReliableEndpoint
     private RouteStatus SendFirstCopy(OpenExchange exchange, long now)
     {
         exchange.Attempts = 1;
-        exchange.FirstCopyTaken = false;
         exchange.PeerLife = _peerLives.GetValueOrDefault(exchange.Peer);
         exchange.FirstSentAt = now;
         exchange.TimeoutTicks = TimeoutOf(exchange.Peer);
         exchange.RetransmitAt = now + exchange.TimeoutTicks;
-        return SendRequestPacket(exchange);
+        return SendRequestPacket(exchange, now);
     }
 
     /// <summary>A reply or busy notice came: a reply ends its exchange (a late copy finds nothing); a busy notice is progress.</summary>
@@ -186,20 +187,19 @@ public sealed partial class ReliableEndpoint
         if (busy)
         {
             exchange.LastProgress = now;
-            // Two copies out and one answered busy: the peer received both, so it took the first. With
-            // three or more out the first may have been lost, and its time would make the sample long.
-            exchange.FirstCopyTaken |= exchange.Attempts <= 2;
             return;
         }
 
         _openExchanges.Remove(id);
-        if (exchange.Attempts == 1 || exchange.FirstCopyTaken)
+        if (exchange.TryGetCopySentAt(payload[ReliableWire.CopyOffset], out var sentAt))
         {
-            // Karn's rule: only a request sent once gives a round-trip sample, or one whose peer is known
-            // to have taken the first copy: a timeout that ran out while its handler worked (a write
-            // waiting for its replicas' commits). Without those the slow exchanges never raise the
-            // timeout, and are all sent again.
-            RtoOf(exchange.Peer).AddSample(now - exchange.FirstSentAt);
+            // Karn's rule made exact: the reply names the copy it answers (for the handler's reply, the
+            // copy the handler took), so the sample runs from that copy, never from one that was lost.
+            // A reply to a copy sent again while the handler worked (a write waiting for its replicas'
+            // commits) counts the handler's time, so slow exchanges teach the timeout and are not all
+            // sent again.
+            RoundTripSamples++;
+            RtoOf(exchange.Peer).AddSample(now - sentAt);
         }
 
         var completion = exchange.Completion!;
@@ -234,7 +234,7 @@ public sealed partial class ReliableEndpoint
                 exchange.TimeoutTicks = Math.Min(exchange.TimeoutTicks * 2, Ticks(_options.MaximumRetransmissionTimeout));
                 exchange.RetransmitAt = now + exchange.TimeoutTicks;
                 RetransmittedPackets++;
-                SendRequestPacket(exchange);
+                SendRequestPacket(exchange, now);
             }
 
             next = Math.Min(next, Math.Min(exchange.RetransmitAt, exchange.LastProgress + _progressTimeoutTicks));
@@ -338,6 +338,9 @@ public sealed partial class ReliableEndpoint
             completion(state, default, new ReliableTransferException(failure, text));
         }
     }
+
+    /// <summary>The timeout a request's first copy to <paramref name="peer"/> would wait now (for tests).</summary>
+    internal TimeSpan FirstCopyTimeoutOf(Coordinate peer) => TimeSpan.FromSeconds((double)TimeoutOf(peer) / _node.TimeProvider.TimestampFrequency);
 
     private RtoEstimator RtoOf(Coordinate peer)
     {

@@ -110,6 +110,9 @@ public sealed partial class ReliableEndpoint
     /// <summary>Gets how many packets were sent again after a loss or a timeout.</summary>
     public long RetransmittedPackets { get; private set; }
 
+    /// <summary>Gets how many exchanges' replies gave a round-trip sample (those naming a copy whose send time is kept).</summary>
+    public long RoundTripSamples { get; private set; }
+
     /// <summary>Gets how many data packets arrived that were already received (suppressed duplicates).</summary>
     public long DuplicatePackets { get; private set; }
 

@@ -5,7 +5,8 @@ namespace CamCube.Services.Reliable;
 /// <summary>
 /// Offsets of the reliable transport's fields in a packet's payload; every multi-byte field is
 /// big-endian (docs/wire-format.md, "Reliable transport"). Every packet starts with the same
-/// 16-byte prefix: tag, kind, flags, a reserved zero, the 8-byte flow id and a 4-byte sequence number.
+/// 16-byte prefix: tag, kind, flags, the copy byte of an exchange (zero in other kinds), the 8-byte
+/// flow id and a 4-byte sequence number.
 /// </summary>
 internal static class ReliableWire
 {
@@ -36,6 +37,16 @@ internal static class ReliableWire
 
     public const int KindOffset = 1;
     public const int FlagsOffset = 2;
+
+    /// <summary>
+    /// Offset of the copy byte. In a request: which copy of it this is (1 for the first, at most 255).
+    /// In a reply or busy notice: the copy it answers; for the handler's reply, the copy the handler
+    /// took. The requester times the round trip from that copy (an exact Karn's rule, as TCP's timestamps).
+    /// </summary>
+    public const int CopyOffset = 3;
+
+    /// <summary>The highest copy number a request carries; later copies carry it too.</summary>
+    public const int CopyMax = byte.MaxValue;
     public const int FlowIdOffset = 4;
     public const int SequenceOffset = 12;
 
