@@ -357,8 +357,8 @@ public sealed partial class ReliableEndpoint
     /// <summary>
     /// The timeout a request's first copy to <paramref name="peer"/> waits: the peer's own estimate
     /// once it has a sample; until then the one learned from the other peers now, not when the peer
-    /// was first asked (a node just started asks its first peers before any sample, and a peer whose
-    /// every reply came to a retransmitted copy gives none, Karn's rule).
+    /// was first asked (a node just started asks its first peers before any sample, and a reply to a
+    /// copy past the first <see cref="OpenExchange.CopiesTimed"/> gives none).
     /// </summary>
     private long TimeoutOf(Coordinate peer) => RtoOf(peer) is { HasSample: true } rto ? rto.TimeoutTicks : FirstTimeoutTicks();
 
