@@ -33,8 +33,8 @@ internal sealed class OpenExchange(int requestBytesMax)
     /// <summary>Gets or sets how many times the request was sent to <see cref="Peer"/> (1 after the first; 0 while a move waits for the view to name another root).</summary>
     public uint Attempts { get; set; }
 
-    /// <summary>Gets or sets when the request was first sent, a timestamp of the node's clock (the round-trip sample's start).</summary>
-    public long FirstSentAt { get; set; }
+    /// <summary>Gets when the request's first copy to <see cref="Peer"/> left, a timestamp of the node's clock.</summary>
+    public long FirstSentAt => _copySentAt[0];
 
     /// <summary>Gets or sets the timeout of the current attempt, in ticks: the peer's RTO, doubled per attempt.</summary>
     public long TimeoutTicks { get; set; }

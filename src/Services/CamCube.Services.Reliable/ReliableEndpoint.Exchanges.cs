@@ -120,9 +120,9 @@ public sealed partial class ReliableEndpoint
         var packet = _node.CreatePacket();
         var payload = packet.PayloadArea;
         var flags = (byte)((exchange.Key is null ? 0 : ReliableWire.KeyFlowFlag) | (exchange.PeerLife == 0 ? ReliableWire.AgeFlag : 0));
+        exchange.NoteCopySent(now);
         ReliableWire.WritePrefix(payload, _tag, ReliablePacketKind.Request, flags, exchange.Id, exchange.PeerLife != 0 ? exchange.PeerLife : AgeMicroseconds(exchange.FirstSentAt));
         payload[ReliableWire.CopyOffset] = exchange.Copy;
-        exchange.NoteCopySent(now);
         ReliableWire.UInt64(payload, ReliableWire.OldestOpenOffset, OldestOpenExchange());
         (exchange.Key ?? default).Write(payload[ReliableWire.RequestKeyOffset..]);
         exchange.Request.AsSpan(0, exchange.Length).CopyTo(payload[ReliableWire.RequestHeaderBytes..]);
@@ -166,7 +166,6 @@ public sealed partial class ReliableEndpoint
     {
         exchange.Attempts = 1;
         exchange.PeerLife = _peerLives.GetValueOrDefault(exchange.Peer);
-        exchange.FirstSentAt = now;
         exchange.TimeoutTicks = TimeoutOf(exchange.Peer);
         exchange.RetransmitAt = now + exchange.TimeoutTicks;
         return SendRequestPacket(exchange, now);
