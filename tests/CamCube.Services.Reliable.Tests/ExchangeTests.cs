@@ -3,7 +3,7 @@ using CamCube.Transport.Faults;
 
 namespace CamCube.Services.Reliable.Tests;
 
-public sealed class ExchangeTests
+public sealed partial class ExchangeTests
 {
     private static readonly TorusShape s_shape = new(3, 3, 3);
     private static readonly Coordinate s_asker = new(0, 0, 0);

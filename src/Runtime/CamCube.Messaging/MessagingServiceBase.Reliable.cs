@@ -33,6 +33,9 @@ public abstract partial class MessagingServiceBase
     /// <summary>Gets how many packets the reliable transport under this service sent again after a loss or a timeout (0 in best-effort mode). Read it on the node's loop.</summary>
     public long ReliablePacketsSentAgain => _reliable?.RetransmittedPackets ?? 0;
 
+    /// <summary>Gets the mean timeout the reliable transport under this service learned for a request's first copy, over the servers it has round-trip samples of (zero in best-effort mode or before any sample). Read it on the node's loop.</summary>
+    public TimeSpan ReliableMeanLearnedTimeout => _reliable?.MeanLearnedTimeout ?? TimeSpan.Zero;
+
     /// <summary>Gets how many data packets the reliable transport under this service received twice and dropped (0 in best-effort mode). Read it on the node's loop.</summary>
     public long ReliableDuplicatePackets => _reliable?.DuplicatePackets ?? 0;
 

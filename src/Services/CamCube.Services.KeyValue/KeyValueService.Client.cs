@@ -89,7 +89,7 @@ public sealed partial class KeyValueService : IReusableSets
             ClientReply? reply = null;
             try
             {
-                reply = await AskUntilServedAsync(key, request, startedAt).ConfigureAwait(true);
+                reply = await AskLoggedAsync(key, request, startedAt).ConfigureAwait(true);
                 return reply;
             }
             finally
@@ -98,7 +98,21 @@ public sealed partial class KeyValueService : IReusableSets
             }
         }
 
-        return await AskUntilServedAsync(key, request, startedAt).ConfigureAwait(true);
+        return await AskLoggedAsync(key, request, startedAt).ConfigureAwait(true);
+    }
+
+    /// <summary>Asks until served (<see cref="AskUntilServedAsync"/>); a write that failed with its outcome unknown is logged with why, which a client's reply line does not carry.</summary>
+    private async Task<ClientReply> AskLoggedAsync(Key key, ClientRequest request, long? startedAt)
+    {
+        try
+        {
+            return await AskUntilServedAsync(key, request, startedAt).ConfigureAwait(true);
+        }
+        catch (KeyValueStoreException ex) when (ex.Reason == KeyValueFailure.TimedOut && request.Operation != KeyValueOperation.Get)
+        {
+            Log.CallUndecided(Node.Logger, request.Operation, key, ex.InnerException is null ? ex.Message : $"{ex.Message} ({ex.InnerException.Message})");
+            throw;
+        }
     }
 
     private async Task<ClientReply> AskUntilServedAsync(Key key, ClientRequest request, long? startedAt)

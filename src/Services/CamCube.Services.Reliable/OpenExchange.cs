@@ -36,8 +36,14 @@ internal sealed class OpenExchange(int requestBytesMax)
     /// <summary>Gets when the request's first copy to <see cref="Peer"/> left, a timestamp of the node's clock.</summary>
     public long FirstSentAt => _copySentAt[0];
 
-    /// <summary>Gets or sets the timeout of the current attempt, in ticks: the peer's RTO, doubled per attempt.</summary>
+    /// <summary>Gets or sets the timeout of the current attempt, in ticks: <see cref="BackoffBaseTicks"/>, doubled per attempt up to its bound.</summary>
     public long TimeoutTicks { get; set; }
+
+    /// <summary>Gets or sets the peer's timeout when the first copy left, in ticks: until a busy notice came, <see cref="TimeoutTicks"/> grows to <see cref="ReliableOptions.ExchangeBackoffLimit"/> times it at most.</summary>
+    public long BackoffBaseTicks { get; set; }
+
+    /// <summary>Gets or sets whether a busy notice came from <see cref="Peer"/>: the request is at its handler, and the copies only ask for the reply.</summary>
+    public bool HandlerBusy { get; set; }
 
     /// <summary>Gets or sets when the request is sent again if nothing came.</summary>
     public long RetransmitAt { get; set; }

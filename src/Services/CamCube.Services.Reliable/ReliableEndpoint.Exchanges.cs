@@ -14,7 +14,11 @@ public sealed partial class ReliableEndpoint
     private readonly Dictionary<ulong, OpenExchange> _openExchanges = [];
     private readonly Queue<ulong> _exchangeOrder = new();
     private readonly Stack<OpenExchange> _freeExchanges = new();
+    /// <summary>How many times the estimate of all peers' samples together a peer's first-copy timeout is at most (<see cref="TimeoutOf"/>).</summary>
+    private const int PeerTimeoutOverAllPeersMax = 4;
+
     private readonly Dictionary<Coordinate, RtoEstimator> _peerRto = [];
+    private RtoEstimator? _allPeersRto;
     private readonly List<OpenExchange> _endedExchanges = [];
     private readonly Dictionary<ulong, ulong> _movedExchanges = [];
     private readonly Dictionary<Coordinate, uint> _peerLives = [];
@@ -166,7 +170,8 @@ public sealed partial class ReliableEndpoint
     {
         exchange.Attempts = 1;
         exchange.PeerLife = _peerLives.GetValueOrDefault(exchange.Peer);
-        exchange.TimeoutTicks = TimeoutOf(exchange.Peer);
+        exchange.TimeoutTicks = exchange.BackoffBaseTicks = TimeoutOf(exchange.Peer);
+        exchange.HandlerBusy = false;
         exchange.RetransmitAt = now + exchange.TimeoutTicks;
         return SendRequestPacket(exchange, now);
     }
@@ -186,6 +191,7 @@ public sealed partial class ReliableEndpoint
         if (busy)
         {
             exchange.LastProgress = now;
+            exchange.HandlerBusy = true;
             return;
         }
 
@@ -199,6 +205,7 @@ public sealed partial class ReliableEndpoint
             // sent again.
             RoundTripSamples++;
             RtoOf(exchange.Peer).AddSample(now - sentAt);
+            AllPeersRto().AddSample(now - sentAt);
         }
 
         var completion = exchange.Completion!;
@@ -228,9 +235,13 @@ public sealed partial class ReliableEndpoint
             }
             else if (exchange.RetransmitAt <= now)
             {
-                // RFC 6298 5.5: the timeout doubles with each retransmission, up to the maximum.
+                // RFC 6298 5.5: the timeout doubles with each retransmission, up to the maximum. Until a
+                // busy notice came, the copies may all have been lost (or their replies): the doubling
+                // stops at ExchangeBackoffLimit times the first timeout. After one, the request is at its
+                // handler and the copies only ask for the reply: they keep doubling, a few per handler's run.
                 exchange.Attempts++;
-                exchange.TimeoutTicks = Math.Min(exchange.TimeoutTicks * 2, Ticks(_options.MaximumRetransmissionTimeout));
+                var bound = exchange.HandlerBusy ? long.MaxValue : exchange.BackoffBaseTicks * _options.ExchangeBackoffLimit;
+                exchange.TimeoutTicks = Math.Min(Math.Min(exchange.TimeoutTicks * 2, bound), Ticks(_options.MaximumRetransmissionTimeout));
                 exchange.RetransmitAt = now + exchange.TimeoutTicks;
                 RetransmittedPackets++;
                 SendRequestPacket(exchange, now);
@@ -346,20 +357,34 @@ public sealed partial class ReliableEndpoint
         if (!_peerRto.TryGetValue(peer, out var rto))
         {
             // Its timeout before a sample is never read: TimeoutOf learns it from the other peers.
-            rto = new RtoEstimator(Ticks(_options.InitialRetransmissionTimeout), Ticks(_options.MinimumRetransmissionTimeout), Ticks(_options.MaximumRetransmissionTimeout), Ticks(_options.ClockGranularity));
+            rto = NewRtoEstimator();
             _peerRto.Add(peer, rto);
         }
 
         return rto;
     }
 
+    private RtoEstimator AllPeersRto() => _allPeersRto ??= NewRtoEstimator();
+
+    private RtoEstimator NewRtoEstimator() =>
+        new(Ticks(_options.InitialRetransmissionTimeout), Ticks(_options.MinimumRetransmissionTimeout), Ticks(_options.MaximumRetransmissionTimeout), Ticks(_options.ClockGranularity));
+
     /// <summary>
     /// The timeout a request's first copy to <paramref name="peer"/> waits: the peer's own estimate
     /// once it has a sample; until then the one learned from the other peers now, not when the peer
     /// was first asked (a node just started asks its first peers before any sample, and a reply to a
-    /// copy past the first <see cref="OpenExchange.CopiesTimed"/> gives none).
+    /// copy past the first <see cref="OpenExchange.CopiesTimed"/> gives none). Either is at most
+    /// <see cref="PeerTimeoutOverAllPeersMax"/> times the estimate of every peer's samples together: a
+    /// peer asked rarely (a front-end asks each key's primary a few times a second) keeps an outlier
+    /// (a write that waited a second for its replicas, a process not yet compiled) for many samples,
+    /// and its copies would wait that long after a loss, while the estimate of all peers, sampled by
+    /// every reply, has forgotten it.
     /// </summary>
-    private long TimeoutOf(Coordinate peer) => RtoOf(peer) is { HasSample: true } rto ? rto.TimeoutTicks : FirstTimeoutTicks();
+    private long TimeoutOf(Coordinate peer)
+    {
+        var own = RtoOf(peer) is { HasSample: true } rto ? rto.TimeoutTicks : FirstTimeoutTicks();
+        return _allPeersRto is { HasSample: true } all ? Math.Min(own, PeerTimeoutOverAllPeersMax * all.TimeoutTicks) : own;
+    }
 
     /// <summary>
     /// The timeout of a peer not yet sampled: twice the longest measured timeout (before backoff) of

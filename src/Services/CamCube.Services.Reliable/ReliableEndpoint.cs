@@ -113,6 +113,26 @@ public sealed partial class ReliableEndpoint
     /// <summary>Gets how many exchanges' replies gave a round-trip sample (those naming a copy whose send time is kept).</summary>
     public long RoundTripSamples { get; private set; }
 
+    /// <summary>Gets the mean, over the servers this endpoint has round-trip samples of, of the timeout a request's first copy to each waits (its estimate plus four deviations, before backoff); zero before any sample. Read it on the node's loop.</summary>
+    public TimeSpan MeanLearnedTimeout
+    {
+        get
+        {
+            long sum = 0;
+            var count = 0;
+            foreach (var rto in _peerRto.Values)
+            {
+                if (rto.HasSample)
+                {
+                    sum += rto.MeasuredTicks;
+                    count++;
+                }
+            }
+
+            return count == 0 ? TimeSpan.Zero : TimeSpan.FromSeconds((double)sum / count / _node.TimeProvider.TimestampFrequency);
+        }
+    }
+
     /// <summary>Gets how many data packets arrived that were already received (suppressed duplicates).</summary>
     public long DuplicatePackets { get; private set; }
 

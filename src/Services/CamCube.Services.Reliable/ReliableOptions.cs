@@ -55,6 +55,16 @@ public sealed record ReliableOptions
     /// <summary>Gets the largest retransmission timeout, which bounds the backoff (default 2 s).</summary>
     public TimeSpan MaximumRetransmissionTimeout { get; init; } = TimeSpan.FromSeconds(2);
 
+    /// <summary>
+    /// Gets how many times its first timeout a copy of a one-packet request waits at most while no busy
+    /// notice came (default 4): the timeout doubles twice, then the copies go at that pace, never slower
+    /// than <see cref="MaximumRetransmissionTimeout"/>. A request is one packet and its copies are few, so
+    /// an unbounded backoff buys little relief and costs a caller with a deadline most of it (under 5%
+    /// loss on every hop, a few copies of a write lost in a row took it past a 5 s deadline). Once a busy
+    /// notice says the request is at its handler, the copies only ask for the reply and keep doubling.
+    /// </summary>
+    public int ExchangeBackoffLimit { get; init; } = 4;
+
     /// <summary>Gets the clock granularity G of RFC 6298 (default 100 µs).</summary>
     public TimeSpan ClockGranularity { get; init; } = TimeSpan.FromMicroseconds(100);
 
@@ -82,6 +92,7 @@ public sealed record ReliableOptions
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(MinimumRetransmissionTimeout, TimeSpan.Zero, nameof(MinimumRetransmissionTimeout));
         ArgumentOutOfRangeException.ThrowIfLessThan(MaximumRetransmissionTimeout, MinimumRetransmissionTimeout, nameof(MaximumRetransmissionTimeout));
         ArgumentOutOfRangeException.ThrowIfLessThan(InitialRetransmissionTimeout, MinimumRetransmissionTimeout, nameof(InitialRetransmissionTimeout));
+        ArgumentOutOfRangeException.ThrowIfLessThan(ExchangeBackoffLimit, 1, nameof(ExchangeBackoffLimit));
         ArgumentOutOfRangeException.ThrowIfLessThan(ClockGranularity, TimeSpan.Zero, nameof(ClockGranularity));
         ArgumentOutOfRangeException.ThrowIfLessThan(ProgressTimeout, MaximumRetransmissionTimeout, nameof(ProgressTimeout));
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(ReceiveFlowIdleTimeout, ProgressTimeout, nameof(ReceiveFlowIdleTimeout));

@@ -47,7 +47,7 @@ internal static class KeyValueStatsCommand
             }
         }
 
-        line.Append(CultureInfo.InvariantCulture, $" ReliablePacketsSentAgain={store.ReliablePacketsSentAgain} ReliableDuplicatePackets={store.ReliableDuplicatePackets} ReliableDuplicateRequests={store.ReliableDuplicateRequests}");
+        line.Append(CultureInfo.InvariantCulture, $" ReliablePacketsSentAgain={store.ReliablePacketsSentAgain} ReliableDuplicatePackets={store.ReliableDuplicatePackets} ReliableDuplicateRequests={store.ReliableDuplicateRequests} ReliableMeanLearnedTimeoutUs={(long)store.ReliableMeanLearnedTimeout.TotalMicroseconds}");
         return line.ToString();
     }
 }
