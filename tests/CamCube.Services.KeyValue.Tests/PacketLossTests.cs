@@ -1,6 +1,7 @@
 using CamCube.Messaging;
 using CamCube.Testing;
 using CamCube.Transport.Faults;
+using Microsoft.Extensions.Logging;
 
 namespace CamCube.Services.KeyValue.Tests;
 
@@ -239,6 +240,27 @@ public sealed class PacketLossTests
 
         Assert.Equal(KeyValueFailure.TimedOut, error.Reason);
         Assert.Equal(0, store[servers[0]].Statistics.WritesFinishedOnANewSet);
+    }
+
+    [Fact]
+    public async Task WriteThatTimedOutIsLoggedAtTheServerItWasAskedThroughWithTheExchangeThatGotNoReply()
+    {
+        var log = new ListLoggerFactory();
+        var (store, key, servers, client) = await StartWithOneWrittenAsync("unheard", 16, log);
+        var cube = (SimulatedCube)store.Cube;
+
+        // The primary hears nothing from now on: the write's request and every copy of it are lost.
+        cube.FaultsAt(servers[0])!.Faults = new FaultOptions { DropProbability = 1 };
+        var put = store[client].PutAsync(key, KeyValueServiceTests.Bytes("two"));
+
+        var error = await Assert.ThrowsAsync<KeyValueStoreException>(() => store.Run(put));
+
+        // The front-end's reply line says only "may or may not have taken effect"; the log says why.
+        Assert.Equal(KeyValueFailure.TimedOut, error.Reason);
+        var line = Assert.Single(log.Lines, line => line.Message.Contains("asked through this server may or may not have taken effect", StringComparison.Ordinal));
+        Assert.Equal(LogLevel.Warning, line.Level);
+        Assert.Contains(key.ToString(), line.Message, StringComparison.Ordinal);
+        Assert.Contains(error.Message, line.Message, StringComparison.Ordinal);
     }
 
     /// <summary>
