@@ -205,6 +205,10 @@ public sealed class KeyValueCubeTests(CubeFixture cube)
         Assert.Contains(" ReliableDuplicatePackets=", lines[^1], StringComparison.Ordinal);
         Assert.Equal(lines[..^1].Sum(l => Counter(l, "ReliableDuplicateRequests")), Counter(lines[^1], "ReliableDuplicateRequests"));
 
+        // A time is not summed: the total is the largest node's (the front-end's, which asked a primary).
+        Assert.Equal(lines[..^1].Max(l => Counter(l, "ReliableMeanLearnedTimeoutUs")), Counter(lines[^1], "ReliableMeanLearnedTimeoutUs"));
+        Assert.True(Counter(lines[^1], "ReliableMeanLearnedTimeoutUs") > 0);
+
         var one = Camcube.Run(cube.StateDirectory, "cube", "kv-stats", "2,2,2");
         Assert.Equal(0, one.Exit);
         Assert.StartsWith("WritesAcknowledged=", one.Out, StringComparison.Ordinal);

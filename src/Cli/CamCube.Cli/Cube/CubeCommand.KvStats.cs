@@ -51,7 +51,10 @@ internal static partial class CubeCommand
         return silent == 0 ? 0 : 1;
     }
 
-    /// <summary>Adds each <c>Name=value</c> of <paramref name="line"/> to <paramref name="totals"/>, in the order first seen.</summary>
+    /// <summary>Whether <paramref name="name"/> is a time (in µs, such as the transport's mean learned timeout), not a count: the total keeps the largest node's, as a sum of times means nothing.</summary>
+    private static bool IsTime(string name) => name.EndsWith("Us", StringComparison.Ordinal);
+
+    /// <summary>Adds each <c>Name=value</c> of <paramref name="line"/> to <paramref name="totals"/>, in the order first seen: counts summed, times the largest.</summary>
     private static void Add(List<(string Name, long Value)> totals, string line)
     {
         foreach (var pair in line.Split(' ', StringSplitOptions.RemoveEmptyEntries))
@@ -70,7 +73,7 @@ internal static partial class CubeCommand
             }
             else
             {
-                totals[at] = (name, totals[at].Value + value);
+                totals[at] = (name, IsTime(name) ? Math.Max(totals[at].Value, value) : totals[at].Value + value);
             }
         }
     }
