@@ -164,6 +164,31 @@ public sealed class PacketLossTests
     }
 
     [Fact]
+    public async Task WriteIsAcknowledgedWhenAReplicaAnswersLaterThanTwoReplicationTimeoutsButWithinTheRequestTimeout()
+    {
+        // Every frame the last replica receives arrives 250 ms late (less than a link's timeout, so it
+        // stays in the key's set), longer than two replication timeouts of 100 ms.
+        var options = KeyValueServiceOptions.Default with { ReplicationTimeout = TimeSpan.FromMilliseconds(100) };
+        var key = Key.FromString("late-replica");
+        var servers = KeySpace.For(s_shape).GetServersForKey(key, 3);
+        var client = FailoverTests.ClientOutside(servers);
+        var disks = new Dictionary<Coordinate, Storage.MemoryKeyValueStorage>();
+        var cube = SimulatedCube.Start(s_shape, node => StoreCube.Register(node, disks, options), new SimulatedCubeOptions { Seed = 18, Faults = new FaultOptions { Delay = TimeSpan.FromMicroseconds(1) } });
+        var store = new StoreCube(cube, disks);
+        store.PassStartLease(options);
+        Assert.Equal(WriteStatus.Written, (await store.Run(store[client].PutAsync(key, KeyValueServiceTests.Bytes("one")))).Status);
+        cube.FaultsAt(servers[2])!.Faults = new FaultOptions { Delay = TimeSpan.FromMilliseconds(250) };
+
+        var written = await store.Run(store[client].PutAsync(key, KeyValueServiceTests.Bytes("two")));
+
+        // The accept sent again waits the rest of the client's time, so the late answer acknowledges it.
+        Assert.Equal(WriteStatus.Written, written.Status);
+        Assert.Equal(1, store[servers[0]].Statistics.AcceptsSentAgain);
+        Assert.True(cube[servers[0]].Reachability.IsReachable(servers[2]));
+        Assert.Equal("two", KeyValueServiceTests.Text(store.DiskOf(servers[2]).Read(key)!.Value!));
+    }
+
+    [Fact]
     public async Task WriteIsAcknowledgedWhenAReplicaTurnsUnreachableForAMomentWhileItsAcceptIsOut()
     {
         var (store, key, servers, client) = await StartWithOneWrittenAsync("flap", 13);

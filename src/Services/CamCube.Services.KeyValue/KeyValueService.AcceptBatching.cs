@@ -25,8 +25,9 @@ public sealed partial class KeyValueService
     /// <see cref="KeyValueServiceOptions.ReplicationTimeout"/> (a lossy path, a peer not yet timed),
     /// and one whose replica became unreachable may meet it again as views settle (a link that
     /// flapped on a starved host): it is sent once more, after the replica is reachable again (or a
-    /// <see cref="KeyValueServiceOptions.ReplicationTimeout"/> passed), before the write is called
-    /// indeterminate. A replica that left the key's set meanwhile (it died) is not waited for: the
+    /// <see cref="KeyValueServiceOptions.ReplicationTimeout"/> passed), and waits the rest of the
+    /// client's time (<see cref="AcceptSentAgainTimeout"/>) before the write is called indeterminate.
+    /// A replica that left the key's set meanwhile (it died) is not waited for: the
     /// round fails at once and the primary finishes the write on the new set. An accept is
     /// idempotent at a replica (the same ballot and version are kept once).
     /// </summary>
@@ -44,9 +45,19 @@ public sealed partial class KeyValueService
             }
 
             Statistics.AcceptsSentAgain++;
-            return await RequestServerAsync<Accept, Accepted>(replica, accept, _options.ReplicationTimeout).ConfigureAwait(true);
+            return await RequestServerAsync<Accept, Accepted>(replica, accept, AcceptSentAgainTimeout).ConfigureAwait(true);
         }
     }
+
+    /// <summary>
+    /// How long an accept sent again waits: what is left of the client's
+    /// <see cref="KeyValueServiceOptions.RequestTimeout"/> after the first
+    /// <see cref="KeyValueServiceOptions.ReplicationTimeout"/>, and at least one more of those. A
+    /// replica still in the key's set, its links up, that answers late (a process starved of a core,
+    /// a commit held up) has the write acknowledged while the client still waits, not called undecided.
+    /// </summary>
+    private TimeSpan AcceptSentAgainTimeout =>
+        _options.RequestTimeout - _options.ReplicationTimeout > _options.ReplicationTimeout ? _options.RequestTimeout - _options.ReplicationTimeout : _options.ReplicationTimeout;
 
     /// <summary>
     /// Waits, a <see cref="KeyValueServiceOptions.RetryDelay"/> at a time, until this node's view

@@ -29,7 +29,7 @@ public sealed record KeyValueServiceOptions
     /// </summary>
     public TimeSpan ReadAttemptTimeout { get; init; } = TimeSpan.FromMilliseconds(500);
 
-    /// <summary>Gets how long the primary waits for a replica's answer before the round fails.</summary>
+    /// <summary>Gets how long the primary waits for a replica's answer before the round fails (an accept that timed out is sent once more and waits what is left of <see cref="RequestTimeout"/>).</summary>
     public TimeSpan ReplicationTimeout { get; init; } = TimeSpan.FromSeconds(1);
 
     /// <summary>Gets how long a call waits before it asks again when the key's primary could not serve it yet (a view still converging).</summary>
