@@ -56,8 +56,14 @@ public sealed partial class KeyValueService
     /// replica still in the key's set, its links up, that answers late (a process starved of a core,
     /// a commit held up) has the write acknowledged while the client still waits, not called undecided.
     /// </summary>
-    private TimeSpan AcceptSentAgainTimeout =>
-        _options.RequestTimeout - _options.ReplicationTimeout > _options.ReplicationTimeout ? _options.RequestTimeout - _options.ReplicationTimeout : _options.ReplicationTimeout;
+    private TimeSpan AcceptSentAgainTimeout
+    {
+        get
+        {
+            var rest = _options.RequestTimeout - _options.ReplicationTimeout;
+            return rest > _options.ReplicationTimeout ? rest : _options.ReplicationTimeout;
+        }
+    }
 
     /// <summary>
     /// Waits, a <see cref="KeyValueServiceOptions.RetryDelay"/> at a time, until this node's view

@@ -11,14 +11,13 @@ namespace CamCube.Services.Reliable;
 /// </content>
 public sealed partial class ReliableEndpoint
 {
-    private readonly Dictionary<ulong, OpenExchange> _openExchanges = [];
-    private readonly Queue<ulong> _exchangeOrder = new();
-    private readonly Stack<OpenExchange> _freeExchanges = new();
     /// <summary>How many times the estimate of all peers' samples together a peer's first-copy timeout is at most (<see cref="TimeoutOf"/>).</summary>
     private const int PeerTimeoutOverAllPeersMax = 4;
 
+    private readonly Dictionary<ulong, OpenExchange> _openExchanges = [];
+    private readonly Queue<ulong> _exchangeOrder = new();
+    private readonly Stack<OpenExchange> _freeExchanges = new();
     private readonly Dictionary<Coordinate, RtoEstimator> _peerRto = [];
-    private RtoEstimator? _allPeersRto;
     private readonly List<OpenExchange> _endedExchanges = [];
     private readonly Dictionary<ulong, ulong> _movedExchanges = [];
     private readonly Dictionary<Coordinate, uint> _peerLives = [];
@@ -205,7 +204,7 @@ public sealed partial class ReliableEndpoint
             // sent again.
             RoundTripSamples++;
             RtoOf(exchange.Peer).AddSample(now - sentAt);
-            AllPeersRto().AddSample(now - sentAt);
+            _allPeersRto.AddSample(now - sentAt);
         }
 
         var completion = exchange.Completion!;
@@ -364,8 +363,6 @@ public sealed partial class ReliableEndpoint
         return rto;
     }
 
-    private RtoEstimator AllPeersRto() => _allPeersRto ??= NewRtoEstimator();
-
     private RtoEstimator NewRtoEstimator() =>
         new(Ticks(_options.InitialRetransmissionTimeout), Ticks(_options.MinimumRetransmissionTimeout), Ticks(_options.MaximumRetransmissionTimeout), Ticks(_options.ClockGranularity));
 
@@ -383,7 +380,7 @@ public sealed partial class ReliableEndpoint
     private long TimeoutOf(Coordinate peer)
     {
         var own = RtoOf(peer) is { HasSample: true } rto ? rto.TimeoutTicks : FirstTimeoutTicks();
-        return _allPeersRto is { HasSample: true } all ? Math.Min(own, PeerTimeoutOverAllPeersMax * all.TimeoutTicks) : own;
+        return _allPeersRto.HasSample ? Math.Min(own, PeerTimeoutOverAllPeersMax * _allPeersRto.TimeoutTicks) : own;
     }
 
     /// <summary>

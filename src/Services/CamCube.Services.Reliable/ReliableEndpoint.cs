@@ -33,6 +33,7 @@ public sealed partial class ReliableEndpoint
     private readonly int _fragmentBytes;
     private readonly ITimer _timer;
     private readonly long _progressTimeoutTicks;
+    private readonly RtoEstimator _allPeersRto;
     private readonly long _receiveIdleTicks;
     private readonly Dictionary<Coordinate, SendFlow> _serverFlows = [];
     private readonly Dictionary<KeyCoordinate, SendFlow> _keyFlows = [];
@@ -91,6 +92,7 @@ public sealed partial class ReliableEndpoint
             throw new ArgumentOutOfRangeException(nameof(node), _fragmentBytes, "The node's packets are too small to carry the reliable transport's headers.");
         }
 
+        _allPeersRto = NewRtoEstimator();
         _progressTimeoutTicks = Ticks(_options.ProgressTimeout);
         _receiveIdleTicks = Ticks(_options.ReceiveFlowIdleTimeout);
         _incarnation = (ulong)NewIncarnation(node.Random.Next(), node.TimeProvider.GetUtcNow().UtcTicks) << 32;
