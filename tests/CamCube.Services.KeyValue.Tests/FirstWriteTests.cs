@@ -58,6 +58,29 @@ public sealed class FirstWriteTests
         Assert.Equal("new", Text((await store.Run(store[s_client].GetAsync(s_key)))!.Value));
     }
 
+    [Fact]
+    public async Task FirstPutKeptByOneReplicaButMeetingAnotherThatHoldsTheKeyIsWrittenAboveItsValueNotAnsweredFromTheFirstCopy()
+    {
+        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 24 });
+        store.PassStartLease(null);
+
+        // One replica holds the key from a take-over before this primary's time (two servers of the set were away
+        // when it was first written); the other has never seen it and keeps the first write sent with the prepare.
+        var older = Versions.Next(0, Ballots.FirstWriteMax + 5);
+        var holder = s_servers[1];
+        var accepted = await store.Run(store[holder], s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = Ballots.FirstWriteMax + 5, Version = older, Value = Bytes("older"), WriteId = 5 }, s_servers[0]));
+        Assert.True(accepted.Ok);
+
+        var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("new")));
+
+        var primary = store[s_servers[0]].Statistics;
+        Assert.Equal(WriteStatus.Written, put.Status);
+        Assert.Equal((0, 1), (primary.FirstWritesInOneRound, primary.FirstWritesTakenOverFirst));
+        Assert.True(put.Version > older, $"The put was answered at {put.Version}, below the value {older} it found: it never took effect.");
+        Assert.All(s_servers, server => Assert.Equal((put.Version, "new"), (store.DiskOf(server).Read(s_key)!.Version, Text(store.DiskOf(server).Read(s_key)!.Value!))));
+        Assert.Equal("new", Text((await store.Run(store[s_client].GetAsync(s_key)))!.Value));
+    }
+
     [Theory]
     [InlineData("add")]
     [InlineData("delete")]
@@ -95,6 +118,31 @@ public sealed class FirstWriteTests
         var kept = store.DiskOf(s_servers[1]).Read(s_key)!;
         Assert.Equal((Versions.Next(0, 7), "v", 99UL), (kept.Version, Text(kept.Value!), kept.WriteId));
         Assert.Equal(7, store.DiskOf(s_servers[1]).ListPromises().Single(p => p.Key == s_key).Value);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task ReplicaPassesOnTheIdOfAFirstWriteItKeptOnlyOnceThePrimaryWroteOnUnderThatBallot(bool wroteOn)
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape);
+        store.PassStartLease(null);
+        var replica = store[s_servers[1]];
+        var kept = await store.Run(replica, s => s.OnPrepareAsync(FirstWrite(ballot: 7, writeId: 99, "v"), s_servers[0]));
+        Assert.True(kept.Kept);
+        if (wroteOn)
+        {
+            // The primary writes on under the first write's ballot only once every replica kept that write.
+            var next = await store.Run(replica, s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = 7, Version = kept.Version + 1, Value = Bytes("w"), WriteId = 100 }, s_servers[0]));
+            Assert.True(next.Ok);
+        }
+
+        // A take-over (from the same server, whose lease the replica holds to): the replica vouches for the first write only once the primary wrote on.
+        var promise = await store.Run(replica, s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = Ballots.FirstWriteMax + 1, Version = 0 }, s_servers[0]));
+
+        Assert.True(promise.Promised);
+        Assert.Equal(wroteOn ? [99UL, 100UL] : [], promise.RecentWriteIds);
+        Assert.Equal(wroteOn ? [kept.Version, kept.Version + 1] : [], promise.RecentWriteVersions);
     }
 
     [Fact]

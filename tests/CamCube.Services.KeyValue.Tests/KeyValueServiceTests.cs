@@ -124,7 +124,7 @@ public sealed class KeyValueServiceTests
     }
 
     [Fact]
-    public async Task CallFailsWithUnavailableWhenTheServerReachesNoMajority()
+    public async Task CallFailsWithUnavailableNamingTheServerAndWhyWhenTheServerReachesNoMajority()
     {
         var store = StoreCube.Start(TestTransport.InMemory, new TorusShape(3, 1, 1), new KeyValueServiceOptions { RequestTimeout = TimeSpan.FromSeconds(1) });
         store.Cube.Kill(new Coordinate(1, 0, 0));
@@ -133,6 +133,7 @@ public sealed class KeyValueServiceTests
 
         var error = await Assert.ThrowsAsync<KeyValueStoreException>(() => store.Run(store[new Coordinate(0, 0, 0)].PutAsync(s_key, Bytes("lonely"))));
         Assert.Equal(KeyValueFailure.Unavailable, error.Reason);
+        Assert.Contains("the primary answered Unavailable: (0,0,0) reaches no majority of the servers", error.Message, StringComparison.Ordinal);
     }
 
     internal static byte[] Bytes(string text) => Encoding.UTF8.GetBytes(text);

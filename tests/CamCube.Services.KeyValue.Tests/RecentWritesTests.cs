@@ -118,4 +118,39 @@ public sealed class RecentWritesTests
         Assert.Equal([2UL], ids);
         Assert.Equal([20L], versions);
     }
+
+    [Fact]
+    public void TentativeNoteOfAFirstWriteAnswersNoOneAndIsNotPassedOnUntilConfirmedUnderItsBallot()
+    {
+        var writes = new RecentWrites(8);
+        var firstWrite = Versions.Next(0, 7);
+        writes.NoteTentative(1, s_key, firstWrite, notedAt: 1);
+
+        var ids = new List<ulong>();
+        writes.CopyNotedSince(s_key, since: 0, max: 10, ids, []);
+        Assert.False(writes.TryGet(1, s_key, out _));
+        Assert.True(writes.Knows(1, s_key));
+        Assert.Empty(ids);
+
+        writes.Confirm(s_key, ballot: 8);
+        Assert.False(writes.TryGet(1, s_key, out _));
+
+        writes.Confirm(s_key, ballot: 7);
+        writes.CopyNotedSince(s_key, since: 0, max: 10, ids, []);
+        Assert.True(writes.TryGet(1, s_key, out var version));
+        Assert.Equal(firstWrite, version);
+        Assert.Equal([1UL], ids);
+    }
+
+    [Fact]
+    public void NoteForGoodReplacesATentativeOneButATentativeNoteNeverReplacesOneForGood()
+    {
+        var writes = new RecentWrites(8);
+        writes.NoteTentative(1, s_key, 10, notedAt: 1);
+        writes.Note(1, s_key, 20, notedAt: 2);
+        writes.NoteTentative(1, s_key, 30, notedAt: 3);
+
+        Assert.True(writes.TryGet(1, s_key, out var version));
+        Assert.Equal(20, version);
+    }
 }

@@ -149,6 +149,38 @@ public sealed class WriteAskedAgainTests
     }
 
     [Fact]
+    public async Task FirstWriteEveryReplicaKeptIsAnsweredWrittenWhenAskedAgainAfterItsRestartedPrimaryAdoptedItWroteOnAndDied()
+    {
+        // The replicas note a first write kept with their promise only as tentative (it may never take
+        // effect); the take-over that adopts it sends it to every replica, so each notes it for good.
+        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 36 });
+        store.PassStartLease(null);
+        const ulong WriteId = 0x5EED_0000_0000_0036;
+        ClientRequest First(bool firstAttempt) => new() { Operation = KeyValueOperation.Put, Key = KeyValueService.KeyBytes(s_key), Value = Bytes("first"), Condition = WriteConditionKind.Always, WriteId = WriteId, FirstAttempt = firstAttempt };
+
+        // Written in one round, every replica keeping it; its answer is lost as its primary restarts (its disk kept).
+        var first = await store.Run(store[s_servers[0]], s => s.ServeAsync(First(firstAttempt: true), s_client));
+        Assert.Equal(WriteStatus.Written, first.WriteStatus);
+        Assert.Equal(1, store[s_servers[0]].Statistics.FirstWritesInOneRound);
+        store.Cube.Kill(s_servers[0]);
+        store.Cube.Restart(s_servers[0]);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+
+        // The restarted primary takes the key over (adopting the first write, which every replica holds) and writes above it; then it dies.
+        var later = await store.Run(store[s_client].PutAsync(s_key, Bytes("later")));
+        Assert.True(later.Version > first.Version, $"{later.Version} after {first.Version}");
+        store.Cube.Kill(s_servers[0]);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+
+        var again = await store.Run(store[s_servers[1]], s => s.ServeAsync(First(firstAttempt: false), s_client));
+
+        Assert.Equal(WriteStatus.Written, again.WriteStatus);
+        Assert.Equal(first.Version, again.Version);
+        var got = await store.Run(store[s_client].GetAsync(s_key));
+        Assert.Equal(("later", later.Version), (Text(got!.Value), got.Version));
+    }
+
+    [Fact]
     public async Task WriteAskedAgainAfterEveryServerThatNotedItRestartedEmptyOneAtATimeIsAnsweredWritten()
     {
         // Seed 17 of the register workload with four clients a node: never more than two of the key's

@@ -158,7 +158,7 @@ public sealed partial class KeyValueService : IReusableSets
             }
             catch (RequestFailedException ex)
             {
-                throw Failure(ex, request.Operation, key);
+                throw Failure(ex, request.Operation, key, attempts == 1 ? null : $"attempt {attempts}; before it, {lastAnswer}");
             }
 
             switch (reply.Status)
@@ -177,7 +177,7 @@ public sealed partial class KeyValueService : IReusableSets
                     break;
                 default:
                     timedOut = false;
-                    lastAnswer = $"the primary answered {reply.Status}";
+                    lastAnswer = string.IsNullOrEmpty(reply.Reason) ? $"the primary answered {reply.Status}" : $"the primary answered {reply.Status}: {reply.Reason}";
                     await DelayAsync(_options.RetryDelay).ConfigureAwait(true);
                     break;
             }
@@ -212,9 +212,10 @@ public sealed partial class KeyValueService : IReusableSets
         return ++_lastWriteId == 0 ? ++_lastWriteId : _lastWriteId;
     }
 
-    private static KeyValueStoreException Failure(RequestFailedException ex, KeyValueOperation operation, Key key) => ex.Reason switch
+    /// <summary>The failure of a call whose last attempt failed for good; <paramref name="earlier"/> says what the attempts before it were answered, if there were any.</summary>
+    private static KeyValueStoreException Failure(RequestFailedException ex, KeyValueOperation operation, Key key, string? earlier) => ex.Reason switch
     {
-        RequestFailure.TimedOut => new(KeyValueFailure.TimedOut, $"No answer to the {operation} of {key}; a write may or may not have taken effect.", ex),
+        RequestFailure.TimedOut => new(KeyValueFailure.TimedOut, $"No answer to the {operation} of {key}{(earlier is null ? "" : $" ({earlier})")}; a write may or may not have taken effect.", ex),
         RequestFailure.Shutdown or RequestFailure.Refused => new(KeyValueFailure.Shutdown, $"The store's node stopped before the {operation} of {key} completed.", ex),
         _ => new(KeyValueFailure.Rejected, $"The {operation} of {key} failed: {ex.Message}", ex),
     };

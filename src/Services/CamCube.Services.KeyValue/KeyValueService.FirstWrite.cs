@@ -10,10 +10,13 @@ namespace CamCube.Services.KeyValue;
 /// promises have nothing to tell it, so it sends the write with the take-over. Each replica that has
 /// never seen the key either promises the ballot and keeps the write at the ballot's first version
 /// in one commit. When every one did, the write is on every replica and is acknowledged. When one
-/// knew the key (or refused, or did not answer), the primary takes the key over as always; that
-/// round adopts the write where it was kept, and the write is then answered as a write asked again.
-/// Only an unconditional put asked for the first time goes this way: its outcome does not depend
-/// on what the key held, and no server can have run it before.
+/// knew the key (or refused, or did not answer), the primary takes the key over as always; the write
+/// is answered if that round adopted it as the key's newest, and is otherwise written anew above
+/// what the key held. A replica's copy may so never take effect (a replica that knew the key held a
+/// value from before, whose take-over ballot is above every first write's), so a replica notes its
+/// id only as tentative (<see cref="RecentWrites.NoteTentative"/>) until the primary writes on under
+/// the ballot or a take-over adopts the copy. Only an unconditional put asked for the first time
+/// goes this way: its outcome does not depend on what the key held, and no server can have run it before.
 /// </summary>
 public sealed partial class KeyValueService
 {
@@ -98,7 +101,7 @@ public sealed partial class KeyValueService
             || promisedBefore != 0
             || prepare.Value.Length > ValueBytesMax
             || !Commits.HasRoom
-            || _recentWrites.TryGet(prepare.WriteId, key, out _)
+            || _recentWrites.Knows(prepare.WriteId, key)
             || _storage.Read(key) is not null)
         {
             return 0;
@@ -111,8 +114,9 @@ public sealed partial class KeyValueService
             return 0;
         }
 
-        // A replica that keeps a write makes it take effect, as with an accept.
-        _recentWrites.Note(write.WriteId, key, write.Version, Now);
+        // It takes effect only if every replica keeps it (the primary then writes on under this ballot)
+        // or a take-over adopts it: another replica may hold the key from before, above every first write.
+        _recentWrites.NoteTentative(write.WriteId, key, write.Version, Now);
         return write.Version;
     }
 }

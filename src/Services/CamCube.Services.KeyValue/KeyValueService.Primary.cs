@@ -71,7 +71,7 @@ public sealed partial class KeyValueService
         if (!HasMajority)
         {
             lane.Depose();
-            return new ClientReply { Status = ReplyStatus.Unavailable };
+            return Unavailable("reaches no majority of the servers (it is on a partition's minority side)");
         }
 
         if (together is null && lane.Ballot == 0 && CanWriteFirstInOneRound(key, lane, request)
@@ -82,7 +82,7 @@ public sealed partial class KeyValueService
 
         if ((lane.Ballot == 0 || !lane.Set.AsSpan().SequenceEqual(set)) && !await HoldKeyAsync(key, lane, set).ConfigureAwait(true))
         {
-            return new ClientReply { Status = ReplyStatus.Unavailable };
+            return Unavailable("could not take the key over (a replica refused, did not answer in time, or holds it back with a lease)");
         }
 
         var held = HeldValue(key, lane);
@@ -91,7 +91,7 @@ public sealed partial class KeyValueService
             // A newer primary reached this server (it promised its ballot, or kept its write as a replica or by a catch-up): take the key back above it.
             if (!await TakeOverAsync(key, lane, set).ConfigureAwait(true))
             {
-                return new ClientReply { Status = ReplyStatus.Unavailable };
+                return Unavailable("could not take the key back from a newer primary");
             }
 
             held = HeldValue(key, lane);
@@ -105,7 +105,7 @@ public sealed partial class KeyValueService
         {
             if (!await CheckBallotAsync(key, lane).ConfigureAwait(true))
             {
-                return new ClientReply { Status = ReplyStatus.Unavailable };
+                return Unavailable("could not confirm with the key's replicas that it is still its primary");
             }
 
             var read = held is { IsDeleted: false } ? new ClientReply { Found = true, Version = held.Version, Value = held.Value! } : new ClientReply();
@@ -134,14 +134,14 @@ public sealed partial class KeyValueService
             // A refused write reveals what the key holds, as a read does: check the ballot first.
             return await CheckBallotAsync(key, lane).ConfigureAwait(true)
                 ? new ClientReply { WriteStatus = outcome.Status, Version = outcome.Version }
-                : new ClientReply { Status = ReplyStatus.Unavailable };
+                : Unavailable("could not confirm with the key's replicas that it is still its primary");
         }
 
         var version = Versions.Next(held?.Version ?? 0, lane.Ballot);
         if (version == 0)
         {
             lane.Depose();
-            return new ClientReply { Status = ReplyStatus.Unavailable };
+            return Unavailable("used up the versions of its ballot (it takes the key over again)");
         }
 
         if (!Commits.HasRoom)
@@ -153,6 +153,9 @@ public sealed partial class KeyValueService
         return await ReplicateWriteAsync(key, lane, set, held?.Version ?? 0, write, request.LeaseDropped ? asker : null).ConfigureAwait(true)
             ?? Acknowledge(key, lane, set, request, asker, write);
     }
+
+    /// <summary>Not served for now: the caller asks again until its time is up, and a call that runs out of it tells why (<paramref name="why"/>, after this server's coordinate).</summary>
+    private ClientReply Unavailable(string why) => new() { Status = ReplyStatus.Unavailable, Reason = $"{Node.Self} {why}" };
 
     /// <summary>Back-pressure: the disk is behind; the caller asks again until its time is up.</summary>
     private ClientReply CommitQueueFull() =>
@@ -194,7 +197,7 @@ public sealed partial class KeyValueService
         {
             case RoundResult.Refused:
                 // Fenced by a newer primary before any replica kept it: the caller asks again, and this server takes the key back first.
-                return new ClientReply { Status = ReplyStatus.Unavailable };
+                return Unavailable("was fenced by a newer primary before any replica kept the write");
             case RoundResult.Unknown:
                 Log.WriteUndecided(Node.Logger, key, Node.Self, lane.UndecidedBecause ?? "a replica did not keep it");
                 return new ClientReply { Status = ReplyStatus.Indeterminate };
@@ -343,7 +346,11 @@ public sealed partial class KeyValueService
             if (promise.HasValue)
             {
                 adopted.Add(KeepAsync(key, new StoredValue(promise.Version, promise.Deleted ? null : promise.Value, promise.WriteId)));
-                _recentWrites.Note(promise.WriteId, key, promise.Version, Now);
+                if (!Ballots.IsFirstWrite(promise.Version))
+                {
+                    // A first write's copy took effect only if it is adopted as the newest (below).
+                    _recentWrites.Note(promise.WriteId, key, promise.Version, Now);
+                }
             }
         }
 
@@ -358,10 +365,13 @@ public sealed partial class KeyValueService
             _recentWrites.Note(newest.WriteId, key, newest.Version, Now);
         }
 
+        // A first write adopted here took effect, but its replicas noted it only as tentative: it goes
+        // to every one of them, so that each notes it for good and answers its writer asking again.
+        var toEveryReplica = newest is not null && Ballots.IsFirstWrite(newest.Version);
         var versionsHeld = new long[promises.Length];
         for (var i = 0; i < promises.Length; i++)
         {
-            versionsHeld[i] = promises[i].Version;
+            versionsHeld[i] = toEveryReplica ? 0 : promises[i].Version;
         }
 
         if (newest is not null && await ReplicateAsync(key, lane, newest, set, versionsHeld, ballot).ConfigureAwait(true) != RoundResult.Kept)

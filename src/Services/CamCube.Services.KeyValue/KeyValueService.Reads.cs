@@ -92,7 +92,7 @@ public sealed partial class KeyValueService : IReusableGets
             return;
         }
 
-        get.Outcome.Failed(Failure(error, KeyValueOperation.Get, get.Key));
+        get.Outcome.Failed(Failure(error, KeyValueOperation.Get, get.Key, null));
     }
 
     /// <summary>Hands the get to the retry loop in a later turn of the loop, whose awaits resume there.</summary>

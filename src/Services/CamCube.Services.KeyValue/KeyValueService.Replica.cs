@@ -115,6 +115,12 @@ public sealed partial class KeyValueService
 
         _promised[key] = accept.Ballot;
         GrantLease(key, from);
+        if (accept.Ballot <= Ballots.FirstWriteMax)
+        {
+            // Its primary writes on under a first write's ballot only once every replica kept that write.
+            _recentWrites.Confirm(key, accept.Ballot);
+        }
+
         if (accept.CheckOnly)
         {
             return Task.FromResult(new Accepted { Ok = true, Ballot = accept.Ballot });

@@ -111,7 +111,7 @@ public sealed partial class KeyValueService
             if (previous == 0)
             {
                 lane.Depose();
-                return new ClientReply { Status = ReplyStatus.Unavailable };
+                return Unavailable("used up the versions of its ballot (it takes the key over again)");
             }
         }
 

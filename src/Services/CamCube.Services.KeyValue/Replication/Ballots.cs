@@ -15,6 +15,14 @@ internal static class Ballots
     /// <summary>The highest ballot of a first write in one round; every take-over's ballot is above it.</summary>
     public const long FirstWriteMax = 1L << 32;
 
+    /// <summary>
+    /// Whether <paramref name="version"/> is that of a key's first write in one round (the first
+    /// version of a first-write ballot): a copy a replica kept with its promise, before the primary
+    /// knew whether every replica did.
+    /// </summary>
+    public static bool IsFirstWrite(long version) =>
+        Versions.BallotOf(version) is > 0 and <= FirstWriteMax && (version & Versions.SequenceMax) == 1;
+
     /// <summary>A take-over's ballot: above <paramref name="seen"/>, the highest seen for the key, and above every first write's.</summary>
     public static long Above(long seen) => Math.Max(seen, FirstWriteMax) + 1;
 

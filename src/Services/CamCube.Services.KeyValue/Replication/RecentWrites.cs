@@ -9,6 +9,10 @@ namespace CamCube.Services.KeyValue.Replication;
 /// write of each key also keeps its id on disk); a replica's promise carries those of its key noted
 /// within the time a front-end may still ask (<see cref="CopyNotedSince"/>), so a primary that
 /// restarted and forgot them learns them again when it takes the key over.
+/// A replica that kept a key's first write with its promise notes it as tentative
+/// (<see cref="NoteTentative"/>): it took effect only if every replica kept it, which the replica
+/// learns from the primary's next accept under that ballot (<see cref="Confirm"/>), or once a
+/// take-over adopts it. A tentative note answers no one and is not passed on.
 /// </summary>
 internal sealed class RecentWrites(int capacity)
 {
@@ -24,7 +28,41 @@ internal sealed class RecentWrites(int capacity)
     /// <paramref name="version"/>, as known at <paramref name="notedAt"/> (a timestamp of this node's
     /// clock); an id of 0 (none) is ignored.
     /// </summary>
-    public void Note(ulong writeId, Key key, long version, long notedAt)
+    public void Note(ulong writeId, Key key, long version, long notedAt) => Add(writeId, key, version, notedAt, tentative: false);
+
+    /// <summary>
+    /// Notes a key's first write kept with a promise, which may yet never take effect (another
+    /// replica held the key): it answers no <see cref="TryGet"/> until confirmed or noted for good,
+    /// and a note already here stays as it is.
+    /// </summary>
+    public void NoteTentative(ulong writeId, Key key, long version, long notedAt) => Add(writeId, key, version, notedAt, tentative: true);
+
+    /// <summary>
+    /// Confirms the tentative notes of <paramref name="key"/> at <paramref name="ballot"/>: its
+    /// primary wrote on under the ballot of the first write, which it does only once every replica
+    /// kept that write.
+    /// </summary>
+    public void Confirm(Key key, long ballot)
+    {
+        if (!_byKey.TryGetValue(key, out var ofKey))
+        {
+            return;
+        }
+
+        foreach (var id in ofKey)
+        {
+            if (_byId.TryGetValue(id, out var noted) && noted.Tentative && Versions.BallotOf(noted.Version) == ballot)
+            {
+                _byId[id] = noted with { Tentative = false };
+            }
+        }
+    }
+
+    /// <summary>Whether the write <paramref name="writeId"/> of <paramref name="key"/> is noted here at all, tentative or not.</summary>
+    public bool Knows(ulong writeId, Key key) =>
+        writeId != 0 && _byId.TryGetValue(writeId, out var noted) && noted.Key == key;
+
+    private void Add(ulong writeId, Key key, long version, long notedAt, bool tentative)
     {
         if (writeId == 0)
         {
@@ -33,7 +71,11 @@ internal sealed class RecentWrites(int capacity)
 
         if (_byId.TryGetValue(writeId, out var noted))
         {
-            _byId[writeId] = new Noted(key, version, Math.Max(noted.At, notedAt));
+            if (!tentative || noted.Tentative)
+            {
+                _byId[writeId] = new Noted(key, version, Math.Max(noted.At, notedAt), tentative);
+            }
+
             return;
         }
 
@@ -42,7 +84,7 @@ internal sealed class RecentWrites(int capacity)
             Forget(_order.Dequeue());
         }
 
-        _byId.Add(writeId, new Noted(key, version, notedAt));
+        _byId.Add(writeId, new Noted(key, version, notedAt, tentative));
         _order.Enqueue(writeId);
         if (!_byKey.TryGetValue(key, out var ofKey))
         {
@@ -53,11 +95,11 @@ internal sealed class RecentWrites(int capacity)
         ofKey.Enqueue(writeId);
     }
 
-    /// <summary>Finds the version at which the write <paramref name="writeId"/> of <paramref name="key"/> took effect.</summary>
+    /// <summary>Finds the version at which the write <paramref name="writeId"/> of <paramref name="key"/> took effect (a tentative note does not count).</summary>
     /// <returns>True if it is known here.</returns>
     public bool TryGet(ulong writeId, Key key, out long version)
     {
-        if (writeId != 0 && _byId.TryGetValue(writeId, out var write) && write.Key == key)
+        if (writeId != 0 && _byId.TryGetValue(writeId, out var write) && write.Key == key && !write.Tentative)
         {
             version = write.Version;
             return true;
@@ -68,7 +110,7 @@ internal sealed class RecentWrites(int capacity)
     }
 
     /// <summary>
-    /// Adds the ids and versions of the writes of <paramref name="key"/> noted here at or after
+    /// Adds the ids and versions of the writes of <paramref name="key"/> noted here for good at or after
     /// <paramref name="since"/>, the newest <paramref name="max"/> of them at most, oldest first.
     /// </summary>
     public void CopyNotedSince(Key key, long since, int max, List<ulong> ids, List<long> versions)
@@ -87,7 +129,7 @@ internal sealed class RecentWrites(int capacity)
                 continue;
             }
 
-            if (_byId.TryGetValue(id, out var write) && write.At >= since)
+            if (_byId.TryGetValue(id, out var write) && write.At >= since && !write.Tentative)
             {
                 ids.Add(id);
                 versions.Add(write.Version);
@@ -114,5 +156,5 @@ internal sealed class RecentWrites(int capacity)
         }
     }
 
-    private readonly record struct Noted(Key Key, long Version, long At);
+    private readonly record struct Noted(Key Key, long Version, long At, bool Tentative);
 }
