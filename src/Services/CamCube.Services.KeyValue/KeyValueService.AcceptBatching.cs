@@ -94,7 +94,7 @@ public sealed partial class KeyValueService
             _outbox.Add(replica, pending);
         }
 
-        var bytes = accept.Value.Length + MessageOverheadBytes;
+        var bytes = accept.Value.Length + (sizeof(ulong) * accept.SupersededWriteIds.Count) + MessageOverheadBytes;
         if (pending.Accepts.Count > 0 && pending.Bytes + bytes > _acceptBytesMax)
         {
             SendPending(replica, pending);

@@ -15,7 +15,7 @@ namespace CamCube.Services.KeyValue;
 public sealed partial class KeyValueService
 {
     /// <summary>Finishes <paramref name="write"/> on the key's replica set once it no longer is <paramref name="set"/>; <see cref="RoundResult.Unknown"/> when the set stays, this server is no longer the primary or reaches no majority, or a server of the new set does not keep it.</summary>
-    private async Task<RoundResult> FinishOnNewSetAsync(Key key, KeyLane lane, Coordinate[] set, StoredValue write, long ballot)
+    private async Task<RoundResult> FinishOnNewSetAsync(Key key, KeyLane lane, Coordinate[] set, StoredValue write, long ballot, List<ulong>? superseded = null)
     {
         var start = Now;
         var coordinate = Node.KeySpace.KeyCoordinateOf(key);
@@ -33,7 +33,7 @@ public sealed partial class KeyValueService
             return RoundResult.Unknown;
         }
 
-        if (await ReplicateAsync(key, lane, write, now, versionsHeld: null, ballot).ConfigureAwait(true) != RoundResult.Kept)
+        if (await ReplicateAsync(key, lane, write, now, versionsHeld: null, ballot, superseded).ConfigureAwait(true) != RoundResult.Kept)
         {
             return RoundResult.Unknown;
         }

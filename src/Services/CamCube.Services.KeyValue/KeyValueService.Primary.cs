@@ -166,7 +166,7 @@ public sealed partial class KeyValueService
     /// included), which replaces <paramref name="versionReplaced"/>; null once they all did (the lane
     /// then holds a read lease from when the accepts left), else the reply for its caller.
     /// </summary>
-    private async Task<ClientReply?> ReplicateWriteAsync(Key key, KeyLane lane, Coordinate[] set, long versionReplaced, StoredValue write, Coordinate? leaseDroppedBy)
+    private async Task<ClientReply?> ReplicateWriteAsync(Key key, KeyLane lane, Coordinate[] set, long versionReplaced, StoredValue write, Coordinate? leaseDroppedBy, List<ulong>? superseded = null)
     {
         // No server may answer with the replaced value once the new one can be read anywhere. The
         // holders drop their leases while the accepts travel: until the write is answered only this
@@ -179,7 +179,7 @@ public sealed partial class KeyValueService
         // This server's own copy is committed while the accepts travel: one disk write's time per set, not two in a row.
         // The accepts go first, so that a commit on the loop at the turn's end waits for the disk after they left.
         var ballot = lane.Ballot;
-        var replicated = ReplicateAsync(key, lane, write, set, versionsHeld: null);
+        var replicated = ReplicateAsync(key, lane, write, set, versionsHeld: null, superseded: superseded);
         var keptHere = KeepAsync(key, write);
         await leasesDropped.ConfigureAwait(true);
         var round = await replicated.ConfigureAwait(true);
@@ -190,7 +190,7 @@ public sealed partial class KeyValueService
         }
         else if (round == RoundResult.Unknown && committedHere)
         {
-            round = await FinishOnNewSetAsync(key, lane, set, write, ballot).ConfigureAwait(true);
+            round = await FinishOnNewSetAsync(key, lane, set, write, ballot, superseded).ConfigureAwait(true);
         }
 
         switch (round)
@@ -442,7 +442,7 @@ public sealed partial class KeyValueService
     }
 
     /// <summary>Sends a write to the other replicas (those whose <paramref name="versionsHeld"/> is older, when given) and waits for every one to keep it.</summary>
-    private async Task<RoundResult> ReplicateAsync(Key key, KeyLane lane, StoredValue write, Coordinate[] set, long[]? versionsHeld, long ballot = 0)
+    private async Task<RoundResult> ReplicateAsync(Key key, KeyLane lane, StoredValue write, Coordinate[] set, long[]? versionsHeld, long ballot = 0, List<ulong>? superseded = null)
     {
         ballot = ballot == 0 ? lane.Ballot : ballot;
         var others = Others(set);
@@ -452,6 +452,11 @@ public sealed partial class KeyValueService
             if (versionsHeld is null || versionsHeld[i] < write.Version)
             {
                 var accept = new Accept { Key = KeyBytes(key), Ballot = ballot, Version = write.Version, Deleted = write.IsDeleted, Value = write.Value ?? [], WriteId = write.WriteId };
+                if (superseded is not null)
+                {
+                    accept.SupersededWriteIds.AddRange(superseded);
+                }
+
                 asks.Add(SendAcceptAsync(others[i], accept));
             }
         }

@@ -133,14 +133,19 @@ public sealed partial class KeyValueService
         }
 
         ForgetHeld(key);
-        return AcceptedAsync(key, new StoredValue(accept.Version, accept.Deleted ? null : accept.Value, accept.WriteId), accept.Ballot);
+        return AcceptedAsync(key, new StoredValue(accept.Version, accept.Deleted ? null : accept.Value, accept.WriteId), accept.Ballot, accept.SupersededWriteIds);
     }
 
-    private async Task<Accepted> AcceptedAsync(Key key, StoredValue write, long ballot)
+    private async Task<Accepted> AcceptedAsync(Key key, StoredValue write, long ballot, List<ulong> superseded)
     {
         await KeepAsync(key, write).ConfigureAwait(true);
 
         // A replica that keeps a write makes it take effect: were it the next primary, it would continue from it.
+        for (var i = 0; i < superseded.Count; i++)
+        {
+            _recentWrites.Note(superseded[i], key, write.Version - (superseded.Count - i), Now);
+        }
+
         _recentWrites.Note(write.WriteId, key, write.Version, Now);
         return new Accepted { Ok = true, Ballot = ballot };
     }

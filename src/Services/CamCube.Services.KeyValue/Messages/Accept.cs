@@ -36,4 +36,13 @@ public sealed class Accept
     /// <summary>Gets or sets the write's id from its front-end (<see cref="ClientRequest.WriteId"/>), 0 if none.</summary>
     [ProtoMember(7, DataFormat = DataFormat.FixedSize)]
     public ulong WriteId { get; set; }
+
+    /// <summary>
+    /// Gets the ids of the sets written in the same round before this one and superseded by it
+    /// (<see cref="ClientRequest.WriteId"/>), in order: the i-th of n took effect at
+    /// <see cref="Version"/> - (n - i), and the replica notes each, so that a front-end asking again
+    /// after their primary died is answered from here rather than writing them a second time.
+    /// </summary>
+    [ProtoMember(8, DataFormat = DataFormat.FixedSize, IsPacked = true)]
+    public List<ulong> SupersededWriteIds { get; } = [];
 }
