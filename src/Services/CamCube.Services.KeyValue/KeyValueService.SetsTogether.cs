@@ -115,8 +115,12 @@ public sealed partial class KeyValueService
             }
         }
 
+        // The replicas note the superseded sets' ids too: were this primary to die before their answers
+        // arrive, the next one answers their writers asking again rather than writing them twice.
+        var superseded = new List<ulong>(fresh.Count - 1);
         for (var i = 0; i < fresh.Count - 1; i++)
         {
+            superseded.Add(fresh[i].Request.WriteId);
             if (fresh[i].Request.LeaseDropped)
             {
                 lane.LeaseHolders?.Remove(fresh[i].Asker);
@@ -125,14 +129,6 @@ public sealed partial class KeyValueService
 
         var last = fresh[^1];
         var write = new StoredValue(versions[^1], last.Request.Value, last.Request.WriteId);
-
-        // The replicas note the superseded sets' ids too: were this primary to die before their answers
-        // arrive, the next one answers their writers asking again rather than writing them twice.
-        var superseded = new List<ulong>(fresh.Count - 1);
-        for (var i = 0; i < fresh.Count - 1; i++)
-        {
-            superseded.Add(fresh[i].Request.WriteId);
-        }
 
         if (await ReplicateWriteAsync(key, lane, set, held?.Version ?? 0, write, last.Request.LeaseDropped ? last.Asker : null, superseded).ConfigureAwait(true) is { } failed)
         {

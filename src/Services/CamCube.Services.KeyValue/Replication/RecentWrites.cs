@@ -20,6 +20,9 @@ internal sealed class RecentWrites(int capacity)
     private readonly Dictionary<Key, Queue<ulong>> _byKey = [];
     private readonly Queue<ulong> _order = new(capacity);
 
+    /// <summary>The tentative note of each key that has one: a replica keeps at most one first write per key (it must never have seen the key).</summary>
+    private readonly Dictionary<Key, ulong> _tentative = [];
+
     /// <summary>Gets how many writes are kept at most.</summary>
     public int Capacity { get; } = capacity;
 
@@ -44,17 +47,20 @@ internal sealed class RecentWrites(int capacity)
     /// </summary>
     public void Confirm(Key key, long ballot)
     {
-        if (!_byKey.TryGetValue(key, out var ofKey))
+        // Every accept under a first write's ballot asks: one lookup, none while no note is tentative.
+        if (_tentative.Count == 0 || !_tentative.TryGetValue(key, out var id))
         {
             return;
         }
 
-        foreach (var id in ofKey)
+        if (!_byId.TryGetValue(id, out var noted) || !noted.Tentative)
         {
-            if (_byId.TryGetValue(id, out var noted) && noted.Tentative && Versions.BallotOf(noted.Version) == ballot)
-            {
-                _byId[id] = noted with { Tentative = false };
-            }
+            _tentative.Remove(key);
+        }
+        else if (Versions.BallotOf(noted.Version) == ballot)
+        {
+            _byId[id] = noted with { Tentative = false };
+            _tentative.Remove(key);
         }
     }
 
@@ -67,6 +73,11 @@ internal sealed class RecentWrites(int capacity)
         if (writeId == 0)
         {
             return;
+        }
+
+        if (tentative)
+        {
+            _tentative[key] = writeId;
         }
 
         if (_byId.TryGetValue(writeId, out var noted))
@@ -139,7 +150,17 @@ internal sealed class RecentWrites(int capacity)
 
     private void Forget(ulong writeId)
     {
-        if (!_byId.Remove(writeId, out var write) || !_byKey.TryGetValue(write.Key, out var ofKey))
+        if (!_byId.Remove(writeId, out var write))
+        {
+            return;
+        }
+
+        if (_tentative.TryGetValue(write.Key, out var tentative) && tentative == writeId)
+        {
+            _tentative.Remove(write.Key);
+        }
+
+        if (!_byKey.TryGetValue(write.Key, out var ofKey))
         {
             return;
         }
