@@ -9,6 +9,7 @@ public sealed class RuntimeApiOnUdpTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(10);
     private static readonly TorusShape s_shape = new(3, 1, 1);
+    private static readonly TimeSpan s_resendAfter = TimeSpan.FromSeconds(4);
 
     [Fact]
     public async Task AsyncFunctionAwaitsItsReplyOnTheLoopWhenInvokedFromATestThreadOverUdp()
@@ -54,9 +55,16 @@ public sealed class RuntimeApiOnUdpTests
         var sender = new Coordinate(0, 0, 0);
         var probe = cube.On(sender, n => n.GetService<ApiProbeService>()!);
 
-        cube.On(sender, _ => probe.SendDatagram(new Coordinate(2, 0, 0), 11));
+        // Best effort both ways (the packet out, its drop notice back): sent again until a notice arrives.
+        var sent = 0;
+        do
+        {
+            cube.On(sender, _ => probe.SendDatagram(new Coordinate(2, 0, 0), 11));
+            sent++;
+        }
+        while (!UdpNodeCube.TryWaitUntil(() => cube.On(sender, _ => probe.Drops.Count) > 0, s_resendAfter) && sent < 5);
 
-        cube.WaitUntil(() => cube.On(sender, _ => probe.Drops.Count) > 0);
+        Assert.True(cube.On(sender, _ => probe.Drops.Count) > 0, $"No drop notice for {sent} packets; {cube.DescribeDrops()}");
         var drop = cube.On(sender, _ => probe.Drops[0]);
         Assert.Equal((DropReason.HopLimitExceeded, 1, (byte)1), (drop.Reason, shape.Distance(sender, drop.At), drop.Hops));
         Assert.Equal([3, 11], drop.Prefix);
@@ -83,13 +91,27 @@ public sealed class RuntimeApiOnUdpTests
     public void PacketRoutedFromAKeyCoordinateIsEvaluatedFirstAtItsRootOverUdp()
     {
         using var cube = UdpNodeCube.Start(s_shape, n => n.Register(new RoutedProbeService()));
+        var sender = new Coordinate(0, 0, 0);
         var from = new KeyCoordinate(1, 0, 0, 5);
         var target = new KeyCoordinate(2, 0, 0, 7);
 
-        cube.On(new Coordinate(0, 0, 0), n => n.GetService<RoutedProbeService>()!.SendFrom(from, target));
+        // A routed packet is best effort and UDP may lose it (a link judged down for a moment on a
+        // busy host drops it), so it is sent again, a bounded number of times, until one arrives.
+        var sent = 0;
+        do
+        {
+            cube.On(sender, n => n.GetService<RoutedProbeService>()!.SendFrom(from, target));
+            sent++;
+        }
+        while (!UdpNodeCube.TryWaitUntil(() => cube.On(target.Home, n => n.GetService<RoutedProbeService>()!.Arrivals) > 0, s_resendAfter) && sent < 5);
 
-        cube.WaitUntil(() => cube.On(target.Home, n => n.GetService<RoutedProbeService>()!.Arrivals) == 1);
-        Assert.Equal([(from.Home, from)], cube.On(from.Home, n => n.GetService<RoutedProbeService>()!.Evaluations.ToArray()));
+        var arrivals = cube.On(target.Home, n => n.GetService<RoutedProbeService>()!.Arrivals);
+        Assert.True(arrivals > 0, $"None of {sent} packets arrived; drop notices at the sender: [{string.Join(", ", cube.On(sender, n => n.GetService<RoutedProbeService>()!.Drops.ToArray()))}]; {cube.DescribeDrops()}");
+        var atRoot = cube.On(from.Home, n => n.GetService<RoutedProbeService>()!.Evaluations.ToArray());
+        Assert.NotEmpty(atRoot);
+        Assert.All(atRoot, e => Assert.Equal((from.Home, from), e));
+        Assert.Empty(cube.On(sender, n => n.GetService<RoutedProbeService>()!.Evaluations.ToArray()));
+        Assert.Empty(cube.On(target.Home, n => n.GetService<RoutedProbeService>()!.Evaluations.ToArray()));
     }
 
     [Fact]

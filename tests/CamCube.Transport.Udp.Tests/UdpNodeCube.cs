@@ -1,5 +1,6 @@
 using CamCube.Packets;
 using CamCube.Runtime;
+using CamCube.Services;
 
 namespace CamCube.Transport.Udp.Tests;
 
@@ -83,6 +84,28 @@ internal sealed class UdpNodeCube : IDisposable
         {
             throw new TimeoutException("The UDP cube did not reach the condition within 20 s.");
         }
+    }
+
+    /// <summary>Waits as <see cref="WaitUntil"/> does, but at most <paramref name="timeout"/>, and says whether <paramref name="condition"/> held.</summary>
+    public static bool TryWaitUntil(Func<bool> condition, TimeSpan timeout) => SpinWait.SpinUntil(condition, timeout);
+
+    /// <summary>Describes what each live node dropped, by reason, for a failure message.</summary>
+    public string DescribeDrops()
+    {
+        var lines = new List<string>();
+        foreach (var node in _nodes)
+        {
+            if (node is not null)
+            {
+                var drops = On(node.Self, n => Enum.GetValues<DropReason>()
+                    .Select(r => (Reason: r, Count: n.Counters.Dropped(r)))
+                    .Where(d => d.Count > 0)
+                    .Select(d => $"{d.Reason} {d.Count}"));
+                lines.Add($"{node.Self}: {string.Join(", ", drops.DefaultIfEmpty("nothing dropped"))}");
+            }
+        }
+
+        return string.Join("; ", lines);
     }
 
     /// <summary>Gets whether every live node sees exactly the live servers as reachable.</summary>
