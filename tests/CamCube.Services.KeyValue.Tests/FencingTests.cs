@@ -145,4 +145,38 @@ public sealed class FencingTests
         Assert.True(written.Version > newer);
         Assert.All(s_servers, server => Assert.Equal(written.Version, store.DiskOf(server).Read(s_key)!.Version));
     }
+
+    [Fact]
+    public async Task RoundOfSetsEveryReplicaRefusedIsSettledWithTheIdsOfItsSupersededSetsNotedAtEveryReplica()
+    {
+        var store = StoreCube.Start(TestTransport.Simulator, s_shape, s_options);
+        var first = await store.Run(store[s_client].PutAsync(s_key, Bytes("first")));
+        store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
+
+        // Ten sets at once: the first is written alone, the others wait and go in a round or two.
+        var puts = Enumerable.Range(1, 10).Select(i => store[s_client].PutAsync(s_key, Bytes($"set {i}"))).ToArray();
+        Assert.True(store.Cube.RunUntil(() => s_servers[1..].All(r => store.DiskOf(r).Read(s_key)!.Version != first.Version), TimeSpan.FromSeconds(10)));
+
+        // On links with a delay, before the round of nine reaches them, both replicas promise a higher ballot, so they refuse
+        // it while the primary's own disk keeps it: the primary takes the key back, adopts its own copy
+        // and copies it to them.
+        var ballot = Replication.Ballots.FirstWriteMax + 100;
+        var promises = s_servers[1..].Select(r => store[r].HandleOnLoopAsync(s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot }, s_servers[0]))).ToArray();
+        Assert.True(store.Cube.RunUntil(() => puts.All(p => p.IsCompleted), TimeSpan.FromSeconds(30)));
+        Assert.All(promises, p => Assert.True(p.Result.Promised));
+        Assert.All(puts, p => Assert.Equal(WriteStatus.Written, p.Result.Status));
+        var primary = store[s_servers[0]];
+        Assert.Equal(1, primary.Statistics.RefusedWritesSettled);
+        Assert.InRange(primary.Statistics.WritesSupersededInTheirRound, 1, 8);
+
+        // Were the primary to die now, the next would learn every id from either replica's promise,
+        // and answer each set asked again rather than write it twice.
+        foreach (var replica in s_servers[1..])
+        {
+            var promise = await store.Run(store[replica], s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot + 1000 }, s_servers[0]));
+            Assert.True(promise.Promised);
+            Assert.Equal(11, promise.RecentWriteIds.Distinct().Count());
+            Assert.Superset(puts.Select(p => p.Result.Version).ToHashSet(), promise.RecentWriteVersions.ToHashSet());
+        }
+    }
 }

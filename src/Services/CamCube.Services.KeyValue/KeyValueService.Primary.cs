@@ -186,7 +186,7 @@ public sealed partial class KeyValueService
         var committedHere = await CommittedAsync(keptHere).ConfigureAwait(true);
         if (round == RoundResult.Refused && committedHere)
         {
-            round = await SettleRefusedAsync(key, lane, set, write).ConfigureAwait(true);
+            round = await SettleRefusedAsync(key, lane, set, write, superseded).ConfigureAwait(true);
         }
         else if (round == RoundResult.Unknown && committedHere)
         {
@@ -247,7 +247,12 @@ public sealed partial class KeyValueService
     /// ballots and answers with its newest write; the newest of all is kept here and copied to the
     /// replicas that lack it, so the key continues from the highest version that survived.
     /// </summary>
-    private async Task<bool> TakeOverAsync(Key key, KeyLane lane, Coordinate[] set)
+    /// <param name="key">The key.</param>
+    /// <param name="lane">The key's lane here.</param>
+    /// <param name="set">The key's replica set, this server first.</param>
+    /// <param name="settling">A write of this server's that every replica refused, settled by this take-over.</param>
+    /// <param name="superseded">The ids of the sets <paramref name="settling"/> superseded in its round: copied with it if it is adopted.</param>
+    private async Task<bool> TakeOverAsync(Key key, KeyLane lane, Coordinate[] set, StoredValue? settling = null, List<ulong>? superseded = null)
     {
         lane.Depose();
         for (var waits = 0; ; waits++)
@@ -291,7 +296,7 @@ public sealed partial class KeyValueService
                 continue;
             }
 
-            if (!await AdoptNewestAsync(key, lane, set, ballot, promises!).ConfigureAwait(true))
+            if (!await AdoptNewestAsync(key, lane, set, ballot, promises!, settling, superseded).ConfigureAwait(true))
             {
                 return false;
             }
@@ -307,10 +312,10 @@ public sealed partial class KeyValueService
     /// Either the write is then the key's newest, adopted and copied to every replica (kept), or a
     /// newer one replaced it here too and it happened nowhere (refused: the caller asks again).
     /// </summary>
-    private async Task<RoundResult> SettleRefusedAsync(Key key, KeyLane lane, Coordinate[] set, StoredValue write)
+    private async Task<RoundResult> SettleRefusedAsync(Key key, KeyLane lane, Coordinate[] set, StoredValue write, List<ulong>? superseded)
     {
         Statistics.RefusedWritesSettled++;
-        if (!await TakeOverAsync(key, lane, set).ConfigureAwait(true))
+        if (!await TakeOverAsync(key, lane, set, write, superseded).ConfigureAwait(true))
         {
             return RoundResult.Unknown;
         }
@@ -337,7 +342,7 @@ public sealed partial class KeyValueService
     }
 
     /// <summary>Keeps the newest write of every promise and copies it to the replicas that lack it; then the key is this server's under <paramref name="ballot"/>.</summary>
-    private async Task<bool> AdoptNewestAsync(Key key, KeyLane lane, Coordinate[] set, long ballot, Promise[] promises)
+    private async Task<bool> AdoptNewestAsync(Key key, KeyLane lane, Coordinate[] set, long ballot, Promise[] promises, StoredValue? settling, List<ulong>? superseded)
     {
         var adopted = new List<Task<bool>>();
         foreach (var promise in promises)
@@ -374,7 +379,9 @@ public sealed partial class KeyValueService
             versionsHeld[i] = toEveryReplica ? 0 : promises[i].Version;
         }
 
-        if (newest is not null && await ReplicateAsync(key, lane, newest, set, versionsHeld, ballot).ConfigureAwait(true) != RoundResult.Kept)
+        // A refused round adopted here carries the ids of the sets it superseded, as its own accept did.
+        var carried = settling is not null && newest?.Version == settling.Version && newest.WriteId == settling.WriteId ? superseded : null;
+        if (newest is not null && await ReplicateAsync(key, lane, newest, set, versionsHeld, ballot, carried).ConfigureAwait(true) != RoundResult.Kept)
         {
             return false;
         }
