@@ -1,4 +1,3 @@
-using CamCube.Runtime;
 using CamCube.Runtime.Tests.Shared;
 using CamCube.Services;
 
@@ -51,7 +50,12 @@ public sealed class RuntimeApiOnUdpTests
     public void SenderHearsWhereItsPacketRanOutOfHopsOverUdp()
     {
         var shape = new TorusShape(4, 1, 1);
-        using var cube = UdpNodeCube.Start(shape, n => n.Register(new ApiProbeService()), () => new NodeOptions { PublishMetrics = false, HopLimit = 1 });
+        using var cube = UdpNodeCube.Start(shape, n => n.Register(new ApiProbeService()), () =>
+        {
+            var options = UdpNodeCube.DefaultOptions();
+            options.HopLimit = 1;
+            return options;
+        });
         var sender = new Coordinate(0, 0, 0);
         var probe = cube.On(sender, n => n.GetService<ApiProbeService>()!);
 
