@@ -157,9 +157,9 @@ public sealed class FencingTests
         var puts = Enumerable.Range(1, 10).Select(i => store[s_client].PutAsync(s_key, Bytes($"set {i}"))).ToArray();
         Assert.True(store.Cube.RunUntil(() => s_servers[1..].All(r => store.DiskOf(r).Read(s_key)!.Version != first.Version), TimeSpan.FromSeconds(10)));
 
-        // On links with a delay, before the round of nine reaches them, both replicas promise a higher ballot, so they refuse
-        // it while the primary's own disk keeps it: the primary takes the key back, adopts its own copy
-        // and copies it to them.
+        // On links with a delay, before the next round reaches them, both replicas promise a higher
+        // ballot, so they refuse it while the primary's own disk keeps it: the primary takes the key
+        // back, adopts its own copy and copies it to them.
         var ballot = Replication.Ballots.FirstWriteMax + 100;
         var promises = s_servers[1..].Select(r => store[r].HandleOnLoopAsync(s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot }, s_servers[0]))).ToArray();
         Assert.True(store.Cube.RunUntil(() => puts.All(p => p.IsCompleted), TimeSpan.FromSeconds(30)));

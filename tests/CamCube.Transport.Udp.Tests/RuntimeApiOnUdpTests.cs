@@ -8,7 +8,6 @@ public sealed class RuntimeApiOnUdpTests
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(10);
     private static readonly TorusShape s_shape = new(3, 1, 1);
-    private static readonly TimeSpan s_resendAfter = TimeSpan.FromSeconds(4);
 
     [Fact]
     public async Task AsyncFunctionAwaitsItsReplyOnTheLoopWhenInvokedFromATestThreadOverUdp()
@@ -60,13 +59,7 @@ public sealed class RuntimeApiOnUdpTests
         var probe = cube.On(sender, n => n.GetService<ApiProbeService>()!);
 
         // Best effort both ways (the packet out, its drop notice back): sent again until a notice arrives.
-        var sent = 0;
-        do
-        {
-            cube.On(sender, _ => probe.SendDatagram(new Coordinate(2, 0, 0), 11));
-            sent++;
-        }
-        while (!UdpNodeCube.TryWaitUntil(() => cube.On(sender, _ => probe.Drops.Count) > 0, s_resendAfter) && sent < 5);
+        var sent = UdpNodeCube.SendUntil(() => cube.On(sender, _ => probe.SendDatagram(new Coordinate(2, 0, 0), 11)), () => cube.On(sender, _ => probe.Drops.Count) > 0);
 
         Assert.True(cube.On(sender, _ => probe.Drops.Count) > 0, $"No drop notice for {sent} packets; {cube.DescribeDrops()}");
         var drop = cube.On(sender, _ => probe.Drops[0]);
@@ -101,13 +94,9 @@ public sealed class RuntimeApiOnUdpTests
 
         // A routed packet is best effort and UDP may lose it (a link judged down for a moment on a
         // busy host drops it), so it is sent again, a bounded number of times, until one arrives.
-        var sent = 0;
-        do
-        {
-            cube.On(sender, n => n.GetService<RoutedProbeService>()!.SendFrom(from, target));
-            sent++;
-        }
-        while (!UdpNodeCube.TryWaitUntil(() => cube.On(target.Home, n => n.GetService<RoutedProbeService>()!.Arrivals) > 0, s_resendAfter) && sent < 5);
+        var sent = UdpNodeCube.SendUntil(
+            () => cube.On(sender, n => n.GetService<RoutedProbeService>()!.SendFrom(from, target)),
+            () => cube.On(target.Home, n => n.GetService<RoutedProbeService>()!.Arrivals) > 0);
 
         var arrivals = cube.On(target.Home, n => n.GetService<RoutedProbeService>()!.Arrivals);
         Assert.True(arrivals > 0, $"None of {sent} packets arrived; drop notices at the sender: [{string.Join(", ", cube.On(sender, n => n.GetService<RoutedProbeService>()!.Drops.ToArray()))}]; {cube.DescribeDrops()}");

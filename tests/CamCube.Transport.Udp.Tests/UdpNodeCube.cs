@@ -10,7 +10,10 @@ namespace CamCube.Transport.Udp.Tests;
 /// </summary>
 internal sealed class UdpNodeCube : IDisposable
 {
+    private const int SendsMax = 5;
+
     private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(20);
+    private static readonly TimeSpan s_resendAfter = TimeSpan.FromSeconds(4);
 
     private readonly UdpEventLoop?[] _loops;
     private readonly Node?[] _nodes;
@@ -94,8 +97,23 @@ internal sealed class UdpNodeCube : IDisposable
         }
     }
 
-    /// <summary>Waits as <see cref="WaitUntil"/> does, but at most <paramref name="timeout"/>, and says whether <paramref name="condition"/> held.</summary>
-    public static bool TryWaitUntil(Func<bool> condition, TimeSpan timeout) => SpinWait.SpinUntil(condition, timeout);
+    /// <summary>
+    /// Runs <paramref name="send"/> (a best-effort packet, which UDP on a busy host may lose) until
+    /// <paramref name="arrived"/> holds within 4 s of a send, at most five times.
+    /// </summary>
+    /// <returns>How many times it sent.</returns>
+    public static int SendUntil(Action send, Func<bool> arrived)
+    {
+        var sent = 0;
+        do
+        {
+            send();
+            sent++;
+        }
+        while (!SpinWait.SpinUntil(arrived, s_resendAfter) && sent < SendsMax);
+
+        return sent;
+    }
 
     /// <summary>Describes what each live node dropped, by reason, for a failure message.</summary>
     public string DescribeDrops()
@@ -108,7 +126,8 @@ internal sealed class UdpNodeCube : IDisposable
                 var drops = On(node.Self, n => Enum.GetValues<DropReason>()
                     .Select(r => (Reason: r, Count: n.Counters.Dropped(r)))
                     .Where(d => d.Count > 0)
-                    .Select(d => $"{d.Reason} {d.Count}"));
+                    .Select(d => $"{d.Reason} {d.Count}")
+                    .ToArray());
                 lines.Add($"{node.Self}: {string.Join(", ", drops.DefaultIfEmpty("nothing dropped"))}");
             }
         }

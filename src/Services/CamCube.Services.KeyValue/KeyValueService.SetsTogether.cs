@@ -129,7 +129,6 @@ public sealed partial class KeyValueService
 
         var last = fresh[^1];
         var write = new StoredValue(versions[^1], last.Request.Value, last.Request.WriteId);
-
         if (await ReplicateWriteAsync(key, lane, set, held?.Version ?? 0, write, last.Request.LeaseDropped ? last.Asker : null, superseded).ConfigureAwait(true) is { } failed)
         {
             return failed;
