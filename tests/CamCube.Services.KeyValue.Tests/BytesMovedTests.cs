@@ -118,20 +118,59 @@ public sealed class BytesMovedTests
         Assert.All(s_victimKeys, key => Assert.Equal(FirstValueBytes, store.DiskOf(s_victim).Read(key)!.Value!.Length));
     }
 
+    [Fact]
+    public async Task ServerBackWithAnEmptyDiskIsCaughtUpWhenALaterOfferOfALongCopyGoesUnanswered()
+    {
+        // One key an offer, so each peer's copy to the victim is many offers in a row.
+        var keys = Enumerable.Range(0, 600).Select(i => Key.FromString($"long-copy-{i}")).ToArray();
+        var victimKeys = keys.Where(key => KeySpace.For(s_shape).GetServersForKey(key, 3).Contains(s_victim)).ToArray();
+        var timeout = TimeSpan.FromMilliseconds(200);
+        var store = await StartWithKeysAsync(TimeSpan.FromSeconds(180), timeout, frameFaults: true, keys, offerKeysMax: 1);
+        store.Cube.Kill(s_victim);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        store.Wipe(s_victim);
+        store.Cube.Restart(s_victim);
+
+        // Halfway through the copies, every frame to the victim is lost for a little more than a
+        // replication timeout (less than the heartbeat timeout: its links stay up), so each peer's
+        // offer of the moment fails after several offers of its copy have succeeded.
+        var victim = store[s_victim].Statistics;
+        Assert.True(store.Cube.RunUntil(() => victim.KeysReceived >= victimKeys.Length / 2, TimeSpan.FromSeconds(5)), $"the victim received only {victim.KeysReceived} of its {victimKeys.Length} keys");
+        var faults = ((SimulatedCube)store.Cube).FaultsAt(s_victim)!;
+        faults.Faults = new Transport.Faults.FaultOptions { DropProbability = 1 };
+        store.Cube.RunFor(timeout * 1.25);
+        faults.Faults = s_noFrameFaults;
+
+        // A copy tries each offer again after a failure, however many offers before it succeeded.
+        var caughtUp = store.Cube.RunUntil(() => victimKeys.All(key => store.DiskOf(s_victim).Read(key) is not null), timeout * 6);
+        Assert.True(Sum(store, s => s.OffersFailed) > 0, "no offer failed: the frames were lost too late");
+        Assert.True(caughtUp, $"{victimKeys.Count(key => store.DiskOf(s_victim).Read(key) is null)} of its {victimKeys.Length} keys were still missing six replication timeouts after the loss ended.");
+        Assert.All(victimKeys, key => Assert.Equal(FirstValueBytes, store.DiskOf(s_victim).Read(key)!.Value!.Length));
+    }
+
     /// <param name="t">The re-replication delay.</param>
     /// <param name="replicationTimeout">The store's replication timeout; the default if null.</param>
     /// <param name="frameFaults">Whether every node gets a fault decorator (a 1 µs delay, so a test can make one lose frames).</param>
-    private static async Task<StoreCube> StartWithKeysAsync(TimeSpan t, TimeSpan? replicationTimeout = null, bool frameFaults = false)
+    /// <param name="keys">The keys written; <see cref="s_keys"/> if null.</param>
+    /// <param name="offerKeysMax">The most keys one catch-up offer lists; the default if null.</param>
+    private static async Task<StoreCube> StartWithKeysAsync(TimeSpan t, TimeSpan? replicationTimeout = null, bool frameFaults = false, Key[]? keys = null, int? offerKeysMax = null)
     {
-        var options = new KeyValueServiceOptions { ReReplicationDelay = t, ReplicationTimeout = replicationTimeout ?? KeyValueServiceOptions.Default.ReplicationTimeout };
+        var options = new KeyValueServiceOptions
+        {
+            ReReplicationDelay = t,
+            ReplicationTimeout = replicationTimeout ?? KeyValueServiceOptions.Default.ReplicationTimeout,
+            OfferKeysMax = offerKeysMax ?? KeyValueServiceOptions.Default.OfferKeysMax,
+        };
         var faults = frameFaults ? s_noFrameFaults : Transport.Faults.FaultOptions.None;
         var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 5, Faults = faults }, options);
-        foreach (var key in s_keys)
+        keys ??= s_keys;
+        foreach (var key in keys)
         {
             await store.Run(store[s_client].PutAsync(key, new byte[FirstValueBytes]));
         }
 
-        Assert.True(s_victimKeys.Length >= 6, $"the victim holds only {s_victimKeys.Length} keys");
+        var victimKeys = keys.Count(key => KeySpace.For(s_shape).GetServersForKey(key, 3).Contains(s_victim));
+        Assert.True(victimKeys >= 6, $"the victim holds only {victimKeys} keys");
         return store;
     }
 

@@ -13,7 +13,7 @@ namespace CamCube.Services.KeyValue;
 /// </summary>
 public sealed partial class KeyValueService
 {
-    /// <summary>How many times an offer to a server may fail (the first retry at once, later ones a replication timeout apart) before the copy gives up until the server comes back.</summary>
+    /// <summary>How many times in a row an offer to a server may fail (the first retry at once, later ones a replication timeout apart) before the copy gives up until the server comes back.</summary>
     private const int CopyAttemptsMax = 4;
 
     /// <summary>The most bytes a catch-up offer's entry takes without write ids (<see cref="KeyVersionEntry"/>).</summary>
@@ -193,9 +193,11 @@ public sealed partial class KeyValueService
             }
         }
 
-        // A copy that fails (the target went away, or a first message met a flow the target lost in its restart) is tried again a few times.
+        // An offer that fails (the target went away, or a first message met a flow the target lost in
+        // its restart) is tried again a few times; the count starts anew with each offer of the copy.
         var first = 0;
-        for (var attempt = 1; first < entries.Count; attempt++)
+        var failures = 0;
+        while (first < entries.Count)
         {
             try
             {
@@ -204,11 +206,13 @@ public sealed partial class KeyValueService
                 Statistics.KeysOffered += offer.Entries.Count;
                 await CopyAsync(target, want.Keys, reason).ConfigureAwait(true);
                 first += offer.Entries.Count;
+                failures = 0;
             }
             catch (RequestFailedException ex)
             {
                 Statistics.OffersFailed++;
-                if (attempt >= CopyAttemptsMax || !Node.Reachability.IsReachable(target))
+                failures++;
+                if (failures >= CopyAttemptsMax || !Node.Reachability.IsReachable(target))
                 {
                     // When the target comes back, it is offered the keys anew.
                     Log.CopyFailed(Node.Logger, reason, target, ex.Message);
@@ -217,7 +221,7 @@ public sealed partial class KeyValueService
 
                 // The first failure is most often a lost packet whose timeout has already been waited
                 // out, or a target that restarted since the offer began: it is tried again at once.
-                if (attempt > 1)
+                if (failures > 1)
                 {
                     await DelayAsync(_options.ReplicationTimeout).ConfigureAwait(true);
                 }
