@@ -28,13 +28,13 @@ internal sealed class RegisterClient(int id, KeyValueService store, Key[] keys, 
     {
         var key = random.Next(keys.Length);
         var roll = random.NextDouble();
-        _invokedAt = now;
         if (roll < readShare)
         {
-            _input = new RegisterInput(RegisterOperation.Read, Key: key);
-            _pending = store.GetAsync(keys[key]);
+            StartRead(key, now);
             return;
         }
+
+        _invokedAt = now;
 
         var value = (id * 1_000_000) + ++_written;
         if (roll < readShare + ((1 - readShare) * 0.5))
@@ -47,6 +47,14 @@ internal sealed class RegisterClient(int id, KeyValueService store, Key[] keys, 
         var read = _lastRead.GetValueOrDefault(key);
         _input = new RegisterInput(RegisterOperation.CompareAndSwap, value, read is null ? null : Decode(read.Value), key);
         _pending = store.PutAsync(keys[key], Encode(value), read is null ? WriteCondition.IfAbsent : WriteCondition.IfVersion(read.Version));
+    }
+
+    /// <summary>Starts a get of the key at <paramref name="key"/> in the shared keys.</summary>
+    public void StartRead(int key, long now)
+    {
+        _invokedAt = now;
+        _input = new RegisterInput(RegisterOperation.Read, Key: key);
+        _pending = store.GetAsync(keys[key]);
     }
 
     /// <summary>
