@@ -12,7 +12,7 @@ internal static partial class CubeCommand
 
           cube up [--shape 3x3x3] [--base-port 17000] [--memcached-port 11211 | --no-memcached]
                   [--kv-port 11311 | --no-kv] [--kv-storage sqlite|memory] [--kv-delivery reliable|best-effort]
-                  [--kv-value-max BYTES] [--kv-durability fsync|no-fsync]
+                  [--kv-value-max BYTES] [--kv-durability fsync|no-fsync] [--kv-rereplication-delay-s 180] [--kv-cache]
                   [--in-process] [--detach] [--heartbeat-ms 100] [--timeout-ms T] [--node PROGRAM]
                         start one node per server on loopback (child processes, or threads with --in-process),
                         show their state live, and stop them all on Ctrl-C; --detach leaves the cube running;
@@ -27,7 +27,12 @@ internal static partial class CubeCommand
                         8192 bytes, up to 64 MiB less 64 KiB; a larger one is answered SERVER_ERROR object too large
                         for cache); --kv-durability no-fsync: sqlite commits are written to the operating system,
                         not flushed (a killed node loses nothing, a host that crashes may lose its last commits;
-                        default fsync); --timeout-ms: how long a silent link stays up
+                        default fsync); --kv-rereplication-delay-s: t, how long after a node became unreachable
+                        the store copies its keys to the nodes that replaced it (default 180, less than a day);
+                        --kv-cache: every node's cache reads the store beside it on a miss at a key's root and
+                        keeps no second copy of what the store holds (camcubeos 5.2, memId = objId), so the cache
+                        on --memcached-port serves the store's values by the same names, which its delete and
+                        flush_all do not remove (off by default); --timeout-ms: how long a silent link stays up
                         (default 1000 for processes, which share this machine's cores; 3.5 heartbeats in-process)
           cube health x,y,z      ask a node's health checks (links up, servers reachable, loop responsive): exit 0
                                  when healthy or degraded, 1 when unhealthy or silent
@@ -76,7 +81,7 @@ internal static partial class CubeCommand
     /// <exception cref="UsageException">An argument is unknown, repeated, malformed or out of range.</exception>
     internal static (CubeOptions Options, ArgumentReader Reader) ReadUp(IReadOnlyList<string> args)
     {
-        var reader = new ArgumentReader("cube up", args, ["--shape", "--base-port", "--memcached-port", "--kv-port", "--kv-storage", "--kv-delivery", "--kv-value-max", "--kv-durability", "--heartbeat-ms", "--timeout-ms", "--state-dir", "--instance", "--node"], ["--in-process", "--detach", "--no-memcached", "--no-kv", "--supervise"]);
+        var reader = new ArgumentReader("cube up", args, ["--shape", "--base-port", "--memcached-port", "--kv-port", "--kv-storage", "--kv-delivery", "--kv-value-max", "--kv-durability", "--kv-rereplication-delay-s", "--heartbeat-ms", "--timeout-ms", "--state-dir", "--instance", "--node"], ["--in-process", "--detach", "--no-memcached", "--no-kv", "--kv-cache", "--supervise"]);
         if (reader.Positional.Count > 0)
         {
             throw new UsageException($"cube up: unexpected argument '{reader.Positional[0]}'.");
@@ -111,6 +116,10 @@ internal static partial class CubeCommand
                 ? Nodes.KeyValueNodeSettings.ParseValueBytesMax(valueMax) ?? throw new UsageException($"--kv-value-max: '{valueMax}' is not a whole number of bytes from 1 to {Nodes.KeyValueNodeSettings.ValueBytesLimit}.")
                 : null,
             KeyValueDurability = KeyValueDurability(reader.Single("--kv-durability"), reader.Single("--kv-storage")),
+            KeyValueReReplicationDelay = reader.Single("--kv-rereplication-delay-s") is not null
+                ? TimeSpan.FromSeconds(reader.Int("--kv-rereplication-delay-s", 0, 1, (int)Nodes.KeyValueNodeSettings.ReReplicationDelayLimit.TotalSeconds - 1))
+                : null,
+            KeyValueCacheReadsStore = reader.Flag("--kv-cache"),
             InProcess = reader.Flag("--in-process"),
             HeartbeatInterval = TimeSpan.FromMilliseconds(heartbeat),
             HeartbeatTimeout = reader.Single("--timeout-ms") is not null ? TimeSpan.FromMilliseconds(reader.Int("--timeout-ms", 0, heartbeat + 1, 600_000))

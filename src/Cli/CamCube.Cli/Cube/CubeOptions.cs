@@ -25,6 +25,12 @@ internal sealed record CubeOptions
     /// <summary>Gets what the SQLite commits of every node have done when they return, or null for the nodes' own setting (flushed to the device unless their configuration says otherwise).</summary>
     public Services.KeyValue.Storage.SqliteDurability? KeyValueDurability { get; init; }
 
+    /// <summary>Gets t, how long after a server became unreachable the store copies its keys elsewhere, on every node, or null for the nodes' own setting (180 s unless their configuration says otherwise).</summary>
+    public TimeSpan? KeyValueReReplicationDelay { get; init; }
+
+    /// <summary>Gets whether every node's cache reads the store beside it (<see cref="Nodes.KeyValueNodeSettings.CacheReadsStore"/>); false: the nodes' own setting (off unless their configuration says otherwise).</summary>
+    public bool KeyValueCacheReadsStore { get; init; }
+
     public bool InProcess { get; init; }
 
     /// <summary>Gets the node program every node runs (a .dll run with dotnet, or an executable), or null for the built-in node.</summary>

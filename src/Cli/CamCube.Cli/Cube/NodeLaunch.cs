@@ -27,14 +27,16 @@ internal static class NodeLaunch
     public static IPEndPoint? Memcached(Coordinate self, CubeOptions cube) =>
         cube.MemcachedBasePort is { } port ? new IPEndPoint(IPAddress.Loopback, port + (int)cube.Shape.IndexOf(self)) : null;
 
-    /// <summary>The store's settings of the node at <paramref name="self"/>: its backend, the state directory's data for its database, its front-end, its delivery.</summary>
+    /// <summary>The store's settings of the node at <paramref name="self"/>: its backend, the state directory's data for its database, its front-end, its delivery, t, and whether its cache reads it.</summary>
     public static Nodes.KeyValueNodeSettings KeyValue(Coordinate self, CubeLayout layout, CubeOptions cube) => new(
         cube.KeyValueStorage,
         layout.DataDirectory,
         cube.KeyValueBasePort is { } port ? new IPEndPoint(IPAddress.Loopback, port + (int)cube.Shape.IndexOf(self)) : null,
         Delivery: cube.KeyValueDelivery ?? Messaging.MessageDelivery.Reliable,
         ValueBytesMax: cube.KeyValueValueBytesMax ?? 0,
-        Durability: cube.KeyValueDurability ?? Services.KeyValue.Storage.SqliteDurability.Synced);
+        CacheReadsStore: cube.KeyValueCacheReadsStore,
+        Durability: cube.KeyValueDurability ?? Services.KeyValue.Storage.SqliteDurability.Synced,
+        ReReplicationDelay: cube.KeyValueReReplicationDelay);
 
     /// <summary>The settings of a node process; it also stops when its standard input (the supervisor's pipe) closes.</summary>
     public static IEnumerable<string> Arguments(Coordinate self, CubeLayout layout, CubeOptions cube)
@@ -87,6 +89,18 @@ internal static class NodeLaunch
         {
             // Likewise: KeyValue__Durability in the environment reaches every node when this is not given.
             yield return $"--{Nodes.KeyValueNodeSettings.Section}:Durability={Nodes.KeyValueNodeSettings.NameOf(durability)}";
+        }
+
+        if (cube.KeyValueReReplicationDelay is { } delay)
+        {
+            // Likewise: KeyValue__ReReplicationDelay in the environment reaches every node when this is not given.
+            yield return $"--{Nodes.KeyValueNodeSettings.Section}:ReReplicationDelay={delay.ToString("c", CultureInfo.InvariantCulture)}";
+        }
+
+        if (cube.KeyValueCacheReadsStore)
+        {
+            // Likewise: KeyValue__CacheReadsStore in the environment reaches every node when this is not given.
+            yield return $"--{Nodes.KeyValueNodeSettings.Section}:CacheReadsStore=true";
         }
     }
 

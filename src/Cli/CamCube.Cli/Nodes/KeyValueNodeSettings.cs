@@ -16,7 +16,10 @@ namespace CamCube.Cli.Nodes;
 /// <c>ValueBytesMax</c> (the largest value in bytes, 8 KiB by default, at most <see cref="ValueBytesLimit"/>);
 /// <c>Durability</c> (SQLite only: <c>fsync</c>, the default, flushes each commit to the device;
 /// <c>no-fsync</c> writes it to the operating system only, which survives the kill of the process but
-/// not the loss of the host).
+/// not the loss of the host); <c>ReReplicationDelay</c> (t: how long after a server became
+/// unreachable its keys are copied to the servers that replaced it, 180 s by default, above zero and
+/// below <see cref="ReReplicationDelayLimit"/>); <c>CacheReadsStore</c> (the cache beside the store,
+/// off by default).
 /// </summary>
 /// <param name="Storage">The backend: sqlite or memory.</param>
 /// <param name="Directory">Where the SQLite database goes.</param>
@@ -25,8 +28,15 @@ namespace CamCube.Cli.Nodes;
 /// <param name="Delivery">How the store's messages travel (<see cref="KeyValueServiceOptions.Delivery"/>); every node of a cube must use the same.</param>
 /// <param name="ValueBytesMax">The largest value the store takes, in bytes (<see cref="KeyValueServiceOptions.ValueBytesMax"/>); 0 for the store's default.</param>
 /// <param name="Durability">What the SQLite database's commits have done when they return (<see cref="SqliteDurability"/>).</param>
-internal sealed record KeyValueNodeSettings(string Storage, string Directory, IPEndPoint? FrontEnd, bool CacheReadsStore = false, MessageDelivery Delivery = MessageDelivery.Reliable, int ValueBytesMax = 0, SqliteDurability Durability = SqliteDurability.Synced)
+/// <param name="ReReplicationDelay">t (<see cref="KeyValueServiceOptions.ReReplicationDelay"/>), or null for the store's default (180 s).</param>
+internal sealed record KeyValueNodeSettings(string Storage, string Directory, IPEndPoint? FrontEnd, bool CacheReadsStore = false, MessageDelivery Delivery = MessageDelivery.Reliable, int ValueBytesMax = 0, SqliteDurability Durability = SqliteDurability.Synced, TimeSpan? ReReplicationDelay = null)
 {
+    /// <summary>
+    /// Gets the longest <c>ReReplicationDelay</c> a node takes, exclusive: the store's tombstone lifetime
+    /// (24 h), which must stay well above t (docs/key-value-store.md, "Purge rule").
+    /// </summary>
+    public static TimeSpan ReReplicationDelayLimit => KeyValueServiceOptions.Default.TombstoneLifetime;
+
     /// <summary>The largest <c>ValueBytesMax</c> a node takes: a value with its message around it must fit one message of the reliable transport (64 MiB by default).</summary>
     public const int ValueBytesLimit = Services.Reliable.ReliableOptions.DefaultMessageBytesMax - (64 * 1024);
 
@@ -51,12 +61,17 @@ internal sealed record KeyValueNodeSettings(string Storage, string Directory, IP
     /// <summary>The name of <see cref="SqliteDurability.Written"/> in the settings.</summary>
     public const string NoFsync = "no-fsync";
 
-    /// <summary>Gets the store's settings on the node: its defaults with <see cref="Delivery"/> and <see cref="ValueBytesMax"/>.</summary>
+    /// <summary>Gets the store's settings on the node: its defaults with <see cref="Delivery"/>, <see cref="ValueBytesMax"/> and <see cref="ReReplicationDelay"/>.</summary>
     public KeyValueServiceOptions StoreOptions => KeyValueServiceOptions.Default with
     {
         Delivery = Delivery,
         ValueBytesMax = ValueBytesMax > 0 ? ValueBytesMax : KeyValueServiceOptions.Default.ValueBytesMax,
+        ReReplicationDelay = ReReplicationDelay ?? KeyValueServiceOptions.Default.ReReplicationDelay,
     };
+
+    /// <summary>A <c>ReReplicationDelay</c> setting's value: a duration such as <c>00:03:00</c>, above zero and below <see cref="ReReplicationDelayLimit"/>; null when it is not one.</summary>
+    public static TimeSpan? ParseReReplicationDelay(string text) =>
+        TimeSpan.TryParse(text, System.Globalization.CultureInfo.InvariantCulture, out var delay) && delay > TimeSpan.Zero && delay < ReReplicationDelayLimit ? delay : null;
 
     /// <summary>A <c>ValueBytesMax</c> setting's value: a whole number of bytes from 1 to <see cref="ValueBytesLimit"/>; null when it is not one.</summary>
     public static int? ParseValueBytesMax(string text) =>
@@ -110,13 +125,16 @@ internal sealed record KeyValueNodeSettings(string Storage, string Directory, IP
         var durability = section["Durability"] is { } durabilityText
             ? ParseDurability(durabilityText) ?? throw new CamCubeConfigurationException($"{Section}:Durability: '{durabilityText}' is neither {Fsync} nor {NoFsync}.")
             : SqliteDurability.Synced;
+        var reReplicationDelay = section["ReReplicationDelay"] is { } delayText
+            ? ParseReReplicationDelay(delayText) ?? throw new CamCubeConfigurationException($"{Section}:ReReplicationDelay: '{delayText}' is not a duration above 0 and below {ReReplicationDelayLimit.TotalHours:0} hours (the tombstone lifetime), such as 00:03:00 (hours:minutes:seconds).")
+            : (TimeSpan?)null;
         if (durability != SqliteDurability.Synced && storage == Memory)
         {
             throw new CamCubeConfigurationException($"{Section}:Durability: '{section["Durability"]}' is for the {Sqlite} storage; {Memory} keeps nothing on disk.");
         }
 
         var socket = configuration[$"{CamCubeNodeOptions.SectionName}:{nameof(CamCubeNodeOptions.ControlSocket)}"];
-        return new KeyValueNodeSettings(storage, Path.GetFullPath(DefaultDirectory(section, socket)), ReferenceServices.ListenEndPoint(section), cacheReadsStore, delivery, valueBytesMax, durability);
+        return new KeyValueNodeSettings(storage, Path.GetFullPath(DefaultDirectory(section, socket)), ReferenceServices.ListenEndPoint(section), cacheReadsStore, delivery, valueBytesMax, durability, reReplicationDelay);
     }
 
     /// <summary>Where the database goes: <c>Directory</c>; else <c>data</c> beside the node's control socket (the node's own state); else the default state directory's <c>data</c>.</summary>

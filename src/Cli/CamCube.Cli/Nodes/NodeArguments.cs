@@ -15,7 +15,7 @@ internal static class NodeArguments
     public static readonly string[] ValueOptions =
     [
         "--shape", "--coord", "--base-port", "--host", "--peers", "--key-file", "--control-socket",
-        "--memcached-port", "--memcached-host", "--kv-port", "--kv-host", "--kv-storage", "--kv-dir", "--kv-delivery", "--kv-value-max", "--kv-durability", "--heartbeat-ms", "--timeout-ms", "--rate-limit-mbps", "--seed", "--log-level",
+        "--memcached-port", "--memcached-host", "--kv-port", "--kv-host", "--kv-storage", "--kv-dir", "--kv-delivery", "--kv-value-max", "--kv-durability", "--kv-rereplication-delay-s", "--heartbeat-ms", "--timeout-ms", "--rate-limit-mbps", "--seed", "--log-level",
         "--loop", "--loop-spin-us", "--udp-spin-us",
     ];
 
@@ -102,6 +102,7 @@ internal static class NodeArguments
         Duration("--timeout-ms", node + nameof(CamCubeNodeOptions.HeartbeatTimeout), TimeSpan.TicksPerMillisecond);
         Duration("--loop-spin-us", node + nameof(CamCubeNodeOptions.LoopIdleSpin), TimeSpan.TicksPerMicrosecond);
         Duration("--udp-spin-us", node + nameof(CamCubeNodeOptions.UdpSpinAfterSend), TimeSpan.TicksPerMicrosecond);
+        Duration("--kv-rereplication-delay-s", KeyValueNodeSettings.Section + ":ReReplicationDelay", TimeSpan.TicksPerSecond);
         if (reader.Single("--log-level") is { } level)
         {
             settings["Logging:LogLevel:Default"] = Enum.TryParse<LogLevel>(level, ignoreCase: true, out _)

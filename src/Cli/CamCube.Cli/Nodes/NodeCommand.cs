@@ -30,8 +30,12 @@ internal static class NodeCommand
           --kv-durability    sqlite only: fsync (default; each commit is flushed to the device before a write is
                              acknowledged) or no-fsync (written to the operating system: a killed process loses
                              nothing, a crashed or powered-off host may lose its last commits)
+          --kv-rereplication-delay-s  t: how long after a server became unreachable its keys are copied to
+                             the servers that replaced it, in seconds (default 180, less than a day), so a
+                             rebooting server causes no bulk copying
           --kv-cache         the cache reads the store on a miss at a key's root, keeping no second copy
-                             (camcubeos 5.2, memId = objId); it then serves the store's values by the same names
+                             (camcubeos 5.2, memId = objId); it then serves the store's values by the same names,
+                             which its delete and flush_all do not remove (off by default)
           --heartbeat-ms     heartbeat interval (default 100); --timeout-ms link timeout (default 3.5 x interval)
           --rate-limit-mbps  limit every link to this many megabits per second (default: none)
           --loop             udp (default): one thread runs the node and reads its UDP socket; threaded:
