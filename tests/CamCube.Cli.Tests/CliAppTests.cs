@@ -21,6 +21,25 @@ public sealed class CliAppTests
     }
 
     [Fact]
+    public void AnArgumentAfterDoubleDashIsNeverAHelpRequest()
+    {
+        // The command runs, and finds no front-end where nothing listens: it was not taken for help.
+        var (exit, output, error) = CliRunner.Run("", "kv", "put", "k", "--server", "127.0.0.1:1", "--", "--help");
+
+        Assert.Equal((1, ""), (exit, output));
+        Assert.StartsWith("camcube kv: no key-value front-end answers on 127.0.0.1:1", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void HelpBeforeDoubleDashPrintsTheCommandsUsageAndExitsZero()
+    {
+        var (exit, output, _) = CliRunner.Run("", "kv", "put", "-h", "--", "-h");
+
+        Assert.Equal(0, exit);
+        Assert.StartsWith("usage: camcube kv", output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void FirstLineDropsWhatFollowsTheFirstLineBreak()
     {
         Assert.Equal("Value out of range.", CliApp.FirstLine("Value out of range. \nParameter name: x\n   at Foo()"));

@@ -54,8 +54,9 @@ internal static class CliApp
             return ExitOk;
         }
 
+        // What follows '--' is a key or a value even when it reads -h, as ArgumentReader takes it.
         var rest = args.Skip(1).ToArray();
-        if (rest.Contains("--help") || rest.Contains("-h"))
+        if (rest.TakeWhile(a => a != "--").Any(a => a is "--help" or "-h"))
         {
             console.Out.WriteLine(UsageOf(args[0]) ?? Usage);
             return ExitOk;
