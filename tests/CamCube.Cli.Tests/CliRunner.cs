@@ -20,6 +20,13 @@ internal static class CliRunner
 
     public static (int Exit, string Out, string Error) RunProcess(byte[] stdin, params string[] args)
     {
+        var (exit, output, error) = RunProcessRaw(stdin, args);
+        return (exit, new UTF8Encoding(false).GetString(output), error);
+    }
+
+    /// <summary>Runs camcube as a child process and gives back its standard output as the bytes it wrote.</summary>
+    public static (int Exit, byte[] Out, string Error) RunProcessRaw(byte[] stdin, params string[] args)
+    {
         var dll = Path.Combine(AppContext.BaseDirectory, "camcube.dll");
         var start = new ProcessStartInfo("dotnet")
         {
@@ -35,7 +42,8 @@ internal static class CliRunner
         }
 
         using var process = Process.Start(start)!;
-        var outTask = process.StandardOutput.ReadToEndAsync();
+        using var output = new MemoryStream();
+        var outTask = process.StandardOutput.BaseStream.CopyToAsync(output);
         var errTask = process.StandardError.ReadToEndAsync();
         process.StandardInput.BaseStream.Write(stdin);
         process.StandardInput.Close();
@@ -45,6 +53,7 @@ internal static class CliRunner
             throw new TimeoutException("camcube did not exit within two minutes.");
         }
 
-        return (process.ExitCode, outTask.Result, errTask.Result);
+        outTask.Wait();
+        return (process.ExitCode, output.ToArray(), errTask.Result);
     }
 }

@@ -70,9 +70,9 @@ public sealed class KeyValueCommandTests : IDisposable
 
         // memId = objId: the cache's root for the key is this node, which reads the store's replica.
         using var cache = KeyValueClient.Connect(new IPEndPoint(IPAddress.Loopback, cachePort));
-        var (value, cas, flags) = cache.Get("shared")!.Value;
+        var (value, cas, flags) = cache.Get("shared"u8.ToArray())!.Value;
         Assert.Equal(("one copy", version, 5u), (System.Text.Encoding.UTF8.GetString(value), cas, flags));
-        Assert.Equal("STORED", cache.Store("set", "shared", 5, "one copy"u8.ToArray(), cas: null));
+        Assert.Equal("STORED", cache.Store("set", "shared"u8.ToArray(), 5, "one copy"u8.ToArray(), cas: null));
         Assert.Equal(0, CacheItems(cachePort));
     }
 
@@ -166,6 +166,73 @@ public sealed class KeyValueCommandTests : IDisposable
         }
 
         static string Value(int i) => string.Create(CultureInfo.InvariantCulture, $"value {i} {new string('x', i % 50)}");
+    }
+
+    [Fact]
+    public void KeysThatAreNotUtf8KeepTheirBytesSoTwoSuchKeysHoldTwoValues()
+    {
+        var server = StartNode("memory");
+
+        // Arguments as RawArguments recovers them from the command line: each invalid byte kept as a lone surrogate.
+        Assert.Equal(0, CliRunner.Run("", "kv", "put", RawArguments.Decode([(byte)'k', 0xFF]), "one", "--server", server).Exit);
+        Assert.Equal(0, CliRunner.Run("", "kv", "put", RawArguments.Decode([(byte)'k', 0xFE]), "two", "--server", server).Exit);
+
+        using var client = KeyValueClient.Connect(IPEndPoint.Parse(server));
+        Assert.Equal("one"u8.ToArray(), client.Get([(byte)'k', 0xFF])!.Value.Value);
+        Assert.Equal("two"u8.ToArray(), client.Get([(byte)'k', 0xFE])!.Value.Value);
+        Assert.Null(client.Get([(byte)'k', 0xEF, 0xBF, 0xBD]));
+        Assert.Equal((0, "two\n", ""), CliRunner.Run("", "kv", "get", RawArguments.Decode([(byte)'k', 0xFE]), "--server", server));
+    }
+
+    [Fact]
+    public void AValueThatIsNotUtf8IsStoredAndPrintedByteForByte()
+    {
+        var server = StartNode("memory");
+        byte[] binary = [0xFF, 0x00, 0xC3, 0x28, 0x80, (byte)'\n', 0xFE];
+
+        Assert.Equal((0, "", ""), CliRunner.RunProcess(binary, "kv", "put", "stdin", "-", "--server", server));
+        Assert.Equal(0, CliRunner.Run("", "kv", "put", "argument", RawArguments.Decode([0xC3, 0x28, 0xFF]), "--server", server).Exit);
+
+        using var client = KeyValueClient.Connect(IPEndPoint.Parse(server));
+        Assert.Equal(binary, client.Get("stdin"u8.ToArray())!.Value.Value);
+        Assert.Equal([0xC3, 0x28, 0xFF], client.Get("argument"u8.ToArray())!.Value.Value);
+        var (exit, output, error) = CliRunner.RunProcessRaw([], "kv", "get", "stdin", "--server", server);
+        Assert.Equal((0, ""), (exit, error));
+        Assert.Equal([.. binary, (byte)'\n'], output);
+    }
+
+    [Fact]
+    public void PutStoresAValueThatLooksLikeHelpWhenItFollowsDoubleDash()
+    {
+        var server = StartNode("memory");
+
+        Assert.Equal((0, "", ""), CliRunner.Run("", "kv", "put", "looks-like-help", "--server", server, "--", "-h"));
+
+        Assert.Equal((0, "-h\n", ""), CliRunner.Run("", "kv", "get", "looks-like-help", "--server", server));
+    }
+
+    [Fact]
+    public void ACommandLineRejectedWithExitTwoStoresNothing()
+    {
+        var server = StartNode("memory");
+        string[][] rejected =
+        [
+            ["kv", "put", "json", "v", "--json", "--server", server],
+            ["kv", "put", "flags", "v", "--flags", "red", "--server", server],
+            ["kv", "put", "both", "v", "--node", "0,0,0", "--server", server],
+            ["kv", "put", "missing", "--server", server],
+            ["kv", "put", new string('k', 251), "v", "--server", server],
+        ];
+
+        foreach (var args in rejected)
+        {
+            Assert.Equal(2, CliRunner.Run("", args).Exit);
+        }
+
+        foreach (var key in new[] { "json", "flags", "both", "missing", new string('k', 250) })
+        {
+            Assert.Equal(3, CliRunner.Run("", "kv", "get", key, "--server", server).Exit);
+        }
     }
 
     /// <summary>A memcached text connection to a front-end at host:port.</summary>

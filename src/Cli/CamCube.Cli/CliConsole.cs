@@ -1,3 +1,5 @@
+using System.Text;
+
 namespace CamCube.Cli;
 
 /// <summary>The standard streams a command uses, so tests can run commands in process.</summary>
@@ -5,8 +7,37 @@ namespace CamCube.Cli;
 /// <param name="Out">Standard output.</param>
 /// <param name="Error">Standard error.</param>
 /// <param name="InBytes">Standard input as bytes, for commands that must see input that is not UTF-8 (null: use <paramref name="In"/>).</param>
-internal sealed record CliConsole(TextReader In, TextWriter Out, TextWriter Error, Stream? InBytes = null)
+/// <param name="OutBytes">Standard output as bytes, under <paramref name="Out"/>, for commands that print bytes that are not UTF-8 (null: use <paramref name="Out"/>).</param>
+internal sealed record CliConsole(TextReader In, TextWriter Out, TextWriter Error, Stream? InBytes = null, Stream? OutBytes = null)
 {
+    /// <summary>Reads all of standard input as the bytes that came, even when they are not UTF-8.</summary>
+    public byte[] ReadAllBytes()
+    {
+        if (InBytes is null)
+        {
+            return Encoding.UTF8.GetBytes(In.ReadToEnd());
+        }
+
+        using var bytes = new MemoryStream();
+        InBytes.CopyTo(bytes);
+        return bytes.ToArray();
+    }
+
+    /// <summary>Writes bytes to standard output as they are, after what <see cref="Out"/> holds, then a line break.</summary>
+    public void WriteRawLine(ReadOnlySpan<byte> bytes)
+    {
+        if (OutBytes is null)
+        {
+            Out.WriteLine(Encoding.UTF8.GetString(bytes));
+            return;
+        }
+
+        Out.Flush();
+        OutBytes.Write(bytes);
+        OutBytes.Write("\n"u8);
+        OutBytes.Flush();
+    }
+
     /// <summary>Reads standard input line by line, keeping the bytes of invalid UTF-8 as <see cref="RawArguments"/> does.</summary>
     public IEnumerable<string> ReadRawLines()
     {

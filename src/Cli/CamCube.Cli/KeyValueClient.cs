@@ -44,27 +44,32 @@ internal sealed class KeyValueClient : IDisposable
     }
 
     /// <summary>Sends set, add or cas and returns the reply line.</summary>
-    public string Store(string command, string key, uint flags, byte[] value, ulong? cas)
+    /// <param name="command">set, add or cas.</param>
+    /// <param name="key">The key's bytes, as the front-end hashes them (not necessarily UTF-8).</param>
+    /// <param name="flags">The flags stored with the value.</param>
+    /// <param name="value">The value's bytes.</param>
+    /// <param name="cas">The version cas expects; null for set and add.</param>
+    public string Store(string command, byte[] key, uint flags, byte[] value, ulong? cas)
     {
-        var line = cas is { } unique
-            ? string.Create(CultureInfo.InvariantCulture, $"{command} {key} {flags} 0 {value.Length} {unique}\r\n")
-            : string.Create(CultureInfo.InvariantCulture, $"{command} {key} {flags} 0 {value.Length}\r\n");
-        Send([.. Encoding.UTF8.GetBytes(line), .. value, .. "\r\n"u8]);
+        var arguments = cas is { } unique
+            ? string.Create(CultureInfo.InvariantCulture, $" {flags} 0 {value.Length} {unique}")
+            : string.Create(CultureInfo.InvariantCulture, $" {flags} 0 {value.Length}");
+        Send([.. Line(command, key, arguments), .. value, .. "\r\n"u8]);
         return ReadLine();
     }
 
     /// <summary>Sends delete and returns the reply line.</summary>
-    public string Delete(string key)
+    public string Delete(byte[] key)
     {
-        Send(Encoding.UTF8.GetBytes($"delete {key}\r\n"));
+        Send(Line("delete", key, string.Empty));
         return ReadLine();
     }
 
     /// <summary>Sends gets; null when the key holds no value.</summary>
     /// <exception cref="CommandFailedException">The front-end answered with an error.</exception>
-    public (byte[] Value, ulong Version, uint Flags)? Get(string key)
+    public (byte[] Value, ulong Version, uint Flags)? Get(byte[] key)
     {
-        Send(Encoding.UTF8.GetBytes($"gets {key}\r\n"));
+        Send(Line("gets", key, string.Empty));
         var line = ReadLine();
         if (line == "END")
         {
@@ -92,6 +97,10 @@ internal sealed class KeyValueClient : IDisposable
         _input.Dispose();
         _stream.Dispose();
     }
+
+    /// <summary>A command line: the command, the key's own bytes (never re-encoded), the ASCII arguments after it.</summary>
+    private static byte[] Line(string command, byte[] key, string arguments) =>
+        [.. Encoding.ASCII.GetBytes(command), (byte)' ', .. key, .. Encoding.ASCII.GetBytes(arguments), .. "\r\n"u8];
 
     private void Send(byte[] bytes)
     {

@@ -31,10 +31,19 @@ internal static class KeyValueCommand
           --node     the node of the running cube whose front-end to use (default 0,0,0)
           --server   a front-end's address instead, such as 127.0.0.1:11311
 
-        Keys are memcached keys (1 to 250 bytes, no spaces or control characters); values are text
-        (UTF-8). Exit codes: 0 done, 1 the store or the front-end failed (the message says why),
+          --flags, --if-absent and --json apply only to the verbs shown; elsewhere they are refused.
+          Everything after '--' is a key, version or value, even when it starts with '-'.
+
+        Keys are memcached keys (1 to 250 bytes, no spaces or control characters); keys and values
+        are bytes, sent as given even when they are not UTF-8 ('-' reads the value's bytes from
+        standard input, and get prints them as stored; get --json shows the value as UTF-8 text,
+        each invalid byte as U+FFFD).
+        Exit codes: 0 done, 1 the store or the front-end failed (the message says why),
         2 bad usage, 3 the key holds no value, 4 the condition failed (put --if-absent, cas).
         """;
+
+    /// <summary>The options only some verbs take, with those verbs; every verb takes --node, --server and --state-dir.</summary>
+    private static readonly (string Option, string[] Verbs)[] s_verbOptions = [("--flags", ["put", "cas"]), ("--if-absent", ["put"]), ("--json", ["get"])];
 
     public static int Run(IReadOnlyList<string> args, CliConsole console)
     {
@@ -43,24 +52,31 @@ internal static class KeyValueCommand
             throw new UsageException("kv: say put, get, cas or del.");
         }
 
-        var reader = new ArgumentReader("kv " + args[0], args.Skip(1).ToArray(), ["--node", "--server", "--state-dir", "--flags"], ["--json", "--if-absent"]);
         var (verb, arity) = args[0] switch
         {
             "put" => ("put", 2),
             "get" => ("get", 1),
             "cas" => ("cas", 3),
             "del" => ("del", 1),
-            _ => throw new UsageException($"kv: unknown subcommand '{args[0]}'; use put, get, cas or del."),
+            _ => throw new UsageException($"kv: unknown subcommand '{RawArguments.Printable(args[0])}'; use put, get, cas or del."),
         };
+        var reader = new ArgumentReader("kv " + verb, args.Skip(1).ToArray(), ["--node", "--server", "--state-dir", "--flags"], ["--json", "--if-absent"]);
+        RejectOptionsOfOtherVerbs(verb, reader);
         if (reader.Positional.Count != arity)
         {
             throw new UsageException($"kv {verb}: give {(arity switch { 1 => "a key", 2 => "a key and a value", _ => "a key, a version and a value" })}.");
         }
 
-        var key = reader.Positional[0];
-        if (!Memcached.MemcachedKeys.IsValid(Encoding.UTF8.GetBytes(key)))
+        // The key's raw bytes, as 'camcube key' hashes them: an argument that is not UTF-8 keeps its bytes.
+        var key = new KeyArgument(RawArguments.GetBytes(reader.Positional[0]), RawArguments.Printable(reader.Positional[0]));
+        if (key.Bytes.Length > Memcached.MemcachedKeys.LengthMax)
         {
-            throw new UsageException($"kv {verb}: '{key}' is not a memcached key (1 to 250 bytes, no spaces or control characters).");
+            throw new UsageException($"kv {verb}: the key is {key.Bytes.Length} bytes long; a memcached key is at most {Memcached.MemcachedKeys.LengthMax} bytes.");
+        }
+
+        if (!Memcached.MemcachedKeys.IsValid(key.Bytes))
+        {
+            throw new UsageException($"kv {verb}: '{key.Name}' is not a memcached key (1 to 250 bytes, no spaces or control characters).");
         }
 
         var flags = (uint)reader.Int("--flags", 0, 0, int.MaxValue);
@@ -69,24 +85,42 @@ internal static class KeyValueCommand
         return verb switch
         {
             "get" => Get(client, key, reader.Flag("--json"), console),
-            "put" => Report(verb, key, client.Store(reader.Flag("--if-absent") ? "add" : "set", key, flags, Value(reader.Positional[1], console), cas: null), console),
-            "cas" => Report(verb, key, client.Store("cas", key, flags, Value(reader.Positional[2], console), version), console),
-            _ => Report(verb, key, client.Delete(key), console),
+            "put" => Report(verb, key.Name, client.Store(reader.Flag("--if-absent") ? "add" : "set", key.Bytes, flags, Value(reader.Positional[1], console), cas: null), console),
+            "cas" => Report(verb, key.Name, client.Store("cas", key.Bytes, flags, Value(reader.Positional[2], console), version), console),
+            _ => Report(verb, key.Name, client.Delete(key.Bytes), console),
         };
     }
 
-    private static int Get(KeyValueClient client, string key, bool json, CliConsole console)
+    /// <summary>Refuses an option the verb does not use, rather than ignoring it (kv del --flags 3 stores no flags).</summary>
+    private static void RejectOptionsOfOtherVerbs(string verb, ArgumentReader reader)
     {
-        if (client.Get(key) is not { } item)
+        foreach (var (option, verbs) in s_verbOptions)
         {
-            console.Error.WriteLine($"camcube kv get: '{key}' holds no value.");
+            if (!verbs.Contains(verb) && (reader.Flag(option) || reader.All(option).Count > 0))
+            {
+                throw new UsageException($"kv {verb}: option {option} is only for {string.Join(" and ", verbs.Select(v => "kv " + v))}.");
+            }
+        }
+    }
+
+    private static int Get(KeyValueClient client, KeyArgument key, bool json, CliConsole console)
+    {
+        if (client.Get(key.Bytes) is not { } item)
+        {
+            console.Error.WriteLine($"camcube kv get: '{key.Name}' holds no value.");
             return ExitNotFound;
         }
 
-        var value = Encoding.UTF8.GetString(item.Value);
-        console.Out.WriteLine(json
-            ? System.Text.Json.JsonSerializer.Serialize(new KeyValueLine(key, item.Version, item.Flags, value), CliJsonContext.Default.KeyValueLine)
-            : value);
+        if (json)
+        {
+            var line = new KeyValueLine(key.Name, item.Version, item.Flags, Encoding.UTF8.GetString(item.Value));
+            console.Out.WriteLine(System.Text.Json.JsonSerializer.Serialize(line, CliJsonContext.Default.KeyValueLine));
+        }
+        else
+        {
+            console.WriteRawLine(item.Value);
+        }
+
         return CliApp.ExitOk;
     }
 
@@ -113,7 +147,8 @@ internal static class KeyValueCommand
         return exit;
     }
 
-    private static byte[] Value(string text, CliConsole console) => Encoding.UTF8.GetBytes(text == "-" ? console.In.ReadToEnd() : text);
+    /// <summary>A value's bytes as they came: from the argument (raw where it is not UTF-8) or, for '-', from standard input.</summary>
+    private static byte[] Value(string text, CliConsole console) => text == "-" ? console.ReadAllBytes() : RawArguments.GetBytes(text);
 
     private static ulong Version(string text) =>
         ulong.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var version) && version > 0
@@ -147,4 +182,7 @@ internal static class KeyValueCommand
 
         return KeyValueClient.Connect(endPoint);
     }
+
+    /// <summary>A key as sent (its raw bytes) and as printed in messages (invalid UTF-8 shown as U+FFFD).</summary>
+    private readonly record struct KeyArgument(byte[] Bytes, string Name);
 }

@@ -13,7 +13,7 @@ internal static class Program
         using var stdin = new StreamReader(stdinBytes, Encoding.UTF8, false, 1 << 16);
         try
         {
-            return CliApp.Run(RawArguments.Recover(args, RawArguments.ReadProcCommandLine), new CliConsole(stdin, stdout, Console.Error, stdinBytes));
+            return CliApp.Run(RawArguments.Recover(args, RawArguments.ReadProcCommandLine), new CliConsole(stdin, stdout, Console.Error, stdinBytes, stdout.BaseStream));
         }
         finally
         {
