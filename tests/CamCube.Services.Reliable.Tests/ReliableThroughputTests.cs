@@ -28,5 +28,9 @@ public sealed class ReliableThroughputTests(ITestOutputHelper output)
         output.WriteLine($"100 MB over 3 hops in {elapsed.TotalMilliseconds:0.000} ms of virtual time: {rateBitsPerSecond / 1e9:0.0000} Gbps ({rateBitsPerSecond / SimulatedCubeOptionsDefaults.LinkBitsPerSecond:P2} of the link), {cube.EndpointOf(source).RetransmittedPackets} retransmitted");
         Assert.True(rateBitsPerSecond >= 0.9 * SimulatedCubeOptionsDefaults.LinkBitsPerSecond, $"rate {rateBitsPerSecond / 1e9:0.000} Gbps");
         Assert.Equal(body, Assert.Single(cube.InboxOf(destination).Messages).Body);
+
+        // Paced through Poll, the sender never overfills a link: no node dropped a packet, so none was sent twice.
+        Assert.Equal(0, cube.EndpointOf(source).RetransmittedPackets);
+        Assert.All(cube.Cube.LiveNodes, node => Assert.Equal(0, node.Counters.DroppedTotal));
     }
 }
