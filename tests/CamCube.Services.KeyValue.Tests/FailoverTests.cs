@@ -28,6 +28,32 @@ public sealed class FailoverTests
     }
 
     [Fact]
+    public async Task NextServerTakesTheKeyOverAsSoonAsThePrimaryIsSeenDeadAndServesWithinOneReadLease()
+    {
+        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 9 });
+        var writer = ClientOutside(s_servers);
+        var put = await store.Run(store[writer].PutAsync(s_key, Bytes("before")));
+
+        // The key idles long enough for its read lease to be renewed in bulk: the new primary must
+        // wait out the lease the dead one held, and no longer.
+        store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease * 2);
+        var takeOvers = store[s_servers[1]].Statistics.TakeOvers;
+        store.Cube.Kill(s_servers[0]);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        var seen = store.Cube.Elapsed;
+
+        // A reader that never touched the key (the writer would answer from its front-end lease).
+        var reader = ClientOutside([.. s_servers, writer]);
+        var got = await store.Run(store[reader].GetAsync(s_key));
+        var took = store.Cube.Elapsed - seen;
+
+        Assert.Equal(put.Version, got!.Version);
+        Assert.True(store[s_servers[1]].Statistics.TakeOvers > takeOvers, "the next server in GetServersForKey order did not take the key over");
+        var bound = KeyValueServiceOptions.Default.ReadLease + TimeSpan.FromMilliseconds(100);
+        Assert.True(took <= bound, $"the first get after the primary was seen dead took {took.TotalMilliseconds:0} virtual ms (at most {bound.TotalMilliseconds:0}: the dead primary's lease and a round trip)");
+    }
+
+    [Fact]
     public async Task RestartedPrimaryWithAnEmptyDiskContinuesFromTheReplicasNewestVersion()
     {
         var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 8 });
