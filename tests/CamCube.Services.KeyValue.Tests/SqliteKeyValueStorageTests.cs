@@ -137,16 +137,33 @@ public sealed class SqliteKeyValueStorageTests : KeyValueStorageContract
         Assert.Equal(2, Storage.Read(key)!.Version);
     }
 
-    [Fact]
-    public void DatabaseUsesTheWriteAheadLogWithSynchronousCommits()
+    [Theory]
+    [InlineData(SqliteDurability.Synced, 2)]
+    [InlineData(SqliteDurability.Written, 1)]
+    public void DatabaseUsesTheWriteAheadLogAndCommitsAtTheSynchronousLevelOfItsDurability(SqliteDurability durability, long synchronous)
     {
-        Storage.Apply(Key.FromString("a"), new StoredValue(1, [1]));
-        using var connection = new SqliteConnection($"Data Source={DatabasePath};Pooling=False");
+        // FULL (2) flushes the log to the device at each commit; NORMAL (1) only writes it to the operating system.
+        var path = Path.Combine(_directory, $"{durability}.db");
+        using var storage = SqliteKeyValueStorage.Open(path, durability);
+        Assert.True(storage.Apply(Key.FromString("a"), new StoredValue(1, [1])));
+
+        Assert.Equal(durability, storage.Durability);
+        Assert.Equal(synchronous, storage.CommitSynchronous);
+        using var connection = new SqliteConnection($"Data Source={path};Pooling=False");
         connection.Open();
         using var mode = connection.CreateCommand();
         mode.CommandText = "PRAGMA journal_mode";
         Assert.Equal("wal", (string)mode.ExecuteScalar()!);
-        Assert.True(File.Exists(DatabasePath + "-wal"));
+        Assert.True(File.Exists(path + "-wal"));
+    }
+
+    [Fact]
+    public void DatabaseOpenedWithoutADurabilityFlushesEveryCommitToTheDevice()
+    {
+        var storage = Assert.IsType<SqliteKeyValueStorage>(Storage);
+
+        Assert.Equal(SqliteDurability.Synced, storage.Durability);
+        Assert.Equal(2, storage.CommitSynchronous);
     }
 
     [Fact]

@@ -77,6 +77,23 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
         }
     }
 
+    /// <summary>
+    /// Gets SQLite's <c>synchronous</c> setting on the connection the writes are committed on, as
+    /// SQLite reports it (1 NORMAL, 2 FULL): the setting is the connection's own, so no other
+    /// connection to the file can tell it.
+    /// </summary>
+    internal long CommitSynchronous
+    {
+        get
+        {
+            lock (_writeLock)
+            {
+                ObjectDisposedException.ThrowIf(_disposed, this);
+                return Scalar(_writer, "PRAGMA synchronous");
+            }
+        }
+    }
+
     /// <summary>Opens (creating when absent) the database at <paramref name="path"/>.</summary>
     /// <param name="path">The database file; its directory must exist.</param>
     /// <param name="durability">What a commit has done when it returns (by default, flushed to the device).</param>
