@@ -212,6 +212,41 @@ public sealed class KeyValueFrontEndTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task BadCasUniquesLengthsAndLongKeysGetOneLineErrorsAndWriteNothingWhenMalformed()
+    {
+        await _client.AskAsync("set kept 0 0 4\r\nkept\r\n");
+        var kept = _store[Key.Hash("kept"u8)]!;
+        var longKey = new string('k', 251);
+
+        // As memcached 1.6: the line is refused, and the block sent after it is read as a command line of its own.
+        Assert.Equal("CLIENT_ERROR bad command line format\r\nERROR\r\n", await _client.AskAsync("cas kept 0 0 1 abc\r\nx\r\n", "ERROR\r\n"));
+        Assert.Equal("CLIENT_ERROR bad command line format\r\nERROR\r\n", await _client.AskAsync("cas kept 0 0 1 -1\r\nx\r\n", "ERROR\r\n"));
+        Assert.Equal("CLIENT_ERROR bad command line format\r\nERROR\r\n", await _client.AskAsync("set kept 0 0 -1\r\nx\r\n", "ERROR\r\n"));
+        Assert.Equal("CLIENT_ERROR bad command line format\r\n", await _client.AskAsync("cas kept 0 0 -1 1\r\n"));
+        Assert.Equal("CLIENT_ERROR bad command line format\r\nERROR\r\n", await _client.AskAsync($"set {longKey} 0 0 1\r\nx\r\n", "ERROR\r\n"));
+        Assert.Equal("CLIENT_ERROR bad command line format\r\n", await _client.AskAsync($"delete {longKey}\r\n"));
+
+        Assert.Equal($"VALUE kept 0 4 {kept.Version}\r\nkept\r\nEND\r\n", await _client.AskAsync("gets kept\r\n", "END\r\n"));
+        await AssertTheStoreTookNoWriteSinceAsync(kept);
+    }
+
+    [Fact]
+    public async Task FailingDeletesAndCasesWithNoreplyAnswerNothingAndChangeNothing()
+    {
+        await _client.AskAsync("set kept 0 0 4\r\nkept\r\n");
+        var kept = _store[Key.Hash("kept"u8)]!;
+
+        // As memcached 1.6: no reply at all, so the next command's answer is the next line.
+        await _client.SendAsync("delete absent noreply\r\n");
+        await _client.SendAsync($"cas kept 0 0 1 {kept.Version + 1} noreply\r\nx\r\n");
+        await _client.SendAsync("cas absent 0 0 1 1 noreply\r\ny\r\n");
+        Assert.Equal($"VALUE kept 0 4 {kept.Version}\r\nkept\r\nEND\r\n", await _client.AskAsync("gets kept absent\r\n", "END\r\n"));
+
+        Assert.Null(_store[Key.Hash("absent"u8)]);
+        await AssertTheStoreTookNoWriteSinceAsync(kept);
+    }
+
+    [Fact]
     public async Task AStoreThatCannotAnswerGivesAServerErrorLineAndTheConnectionGoesOn()
     {
         _store.Failure = KeyValueFailure.Unavailable;
@@ -255,5 +290,19 @@ public sealed class KeyValueFrontEndTests : IAsyncLifetime
         // memcapable marks each test [pass], [skip] or [FAIL]; its ASCII suite has 27.
         Assert.True(process.ExitCode == 0, all);
         Assert.Equal(27, Regex.Count(all, @"^ascii .*\[pass\]$", RegexOptions.Multiline | RegexOptions.CultureInvariant));
+    }
+
+    /// <summary>
+    /// Asserts that <paramref name="kept"/> is still held as it was and that the store took no write
+    /// since it: the fake numbers the writes of every key from one counter, so the next set gets the
+    /// version after it.
+    /// </summary>
+    private async Task AssertTheStoreTookNoWriteSinceAsync(VersionedValue kept)
+    {
+        var held = _store[Key.Hash("kept"u8)]!;
+        Assert.Equal(kept.Version, held.Version);
+        Assert.Equal(kept.Value.ToArray(), held.Value.ToArray());
+        Assert.Equal("STORED\r\n", await _client.AskAsync("set probe 0 0 1\r\np\r\n"));
+        Assert.Equal(kept.Version + 1, _store[Key.Hash("probe"u8)]!.Version);
     }
 }
