@@ -155,17 +155,21 @@ public abstract partial class MemcachedTextConnection
         }
 
         TakeNoReply(count);
-        ulong cas = 0;
-        if (!TryParse(Token(2), out uint flags) || !TryParse(Token(3), out int exptime) || !TryParse(Token(4), out long bytes)
-            || bytes < 0 || bytes > int.MaxValue - 2 || (operation == MemcachedStorageOperation.Cas && !TryParse(Token(5), out cas)))
+        if (!TryParse(Token(4), out long bytes) || bytes < 0 || bytes > int.MaxValue - 2)
         {
+            // No length to skip the block by: as in memcached, what follows is read as a command line.
             WriteError("CLIENT_ERROR bad command line format\r\n"u8);
             return 0;
         }
 
-        if (!MemcachedKeys.IsValid(Token(1)))
+        ulong cas = 0;
+        if (!TryParse(Token(2), out uint flags) || !TryParse(Token(3), out int exptime)
+            || (operation == MemcachedStorageOperation.Cas && !TryParse(Token(5), out cas)) || !MemcachedKeys.IsValid(Token(1)))
         {
+            // Unlike memcached, which reads the block as a command line of its own, the block is
+            // skipped: a value such as "flush_all" or "delete k" is never run (docs/decisions.md).
             WriteError("CLIENT_ERROR bad command line format\r\n"u8);
+            _swallowLeft = bytes + 2;
             return 0;
         }
 

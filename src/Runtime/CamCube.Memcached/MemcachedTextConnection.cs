@@ -215,7 +215,7 @@ public abstract partial class MemcachedTextConnection
     {
         if (_swallowLeft > 0)
         {
-            // The rest of a value the front-end refused (too large): skip it as it arrives.
+            // The rest of a value the front-end refused (too large, or its command line refused): skip it as it arrives.
             var skip = Math.Min(_swallowLeft, buffer.Length);
             buffer = buffer.Slice(skip);
             _swallowLeft -= skip;
