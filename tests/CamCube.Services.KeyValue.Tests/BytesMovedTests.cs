@@ -148,6 +148,35 @@ public sealed class BytesMovedTests
         Assert.All(victimKeys, key => Assert.Equal(FirstValueBytes, store.DiskOf(s_victim).Read(key)!.Value!.Length));
     }
 
+    [Fact]
+    public async Task ReadsAndWritesOfTheKeysOfAServerBeingCaughtUpGoOnWhileItCatchesUp()
+    {
+        var keys = Enumerable.Range(0, 600).Select(i => Key.FromString($"long-copy-{i}")).ToArray();
+        var victimKeys = keys.Where(key => KeySpace.For(s_shape).GetServersForKey(key, 3).Contains(s_victim)).ToArray();
+        var store = await StartWithKeysAsync(TimeSpan.FromSeconds(180), keys: keys, offerKeysMax: 1);
+        store.Cube.Kill(s_victim);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        store.Wipe(s_victim);
+        store.Cube.Restart(s_victim);
+
+        var victim = store[s_victim].Statistics;
+        Assert.True(store.Cube.RunUntil(() => victim.KeysReceived > 0, TimeSpan.FromSeconds(5)), "the victim's catch-up did not begin");
+
+        // One key the victim has not been sent yet, written and read while the copies run.
+        var written = victimKeys.Last(key => store.DiskOf(s_victim).Read(key) is null);
+        var put = await store.Run(store[s_client].PutAsync(written, new byte[NewValueBytes]));
+        var reader = new Coordinate(2, 2, 2);
+        var got = await store.Run(store[reader].GetAsync(victimKeys[0]));
+        var receivedMeanwhile = victim.KeysReceived;
+
+        Assert.Equal(WriteStatus.Written, put.Status);
+        Assert.Equal(FirstValueBytes, got!.Value.Length);
+        Assert.True(receivedMeanwhile < victimKeys.Length, $"the catch-up had ended ({receivedMeanwhile} of {victimKeys.Length} keys) before the put and the get were answered");
+        Assert.True(store.Cube.RunUntil(() => victimKeys.All(key => store.DiskOf(s_victim).Read(key) is not null), TimeSpan.FromSeconds(5)));
+        Assert.Equal(put.Version, store.DiskOf(s_victim).Read(written)!.Version);
+        Assert.Equal(NewValueBytes, store.DiskOf(s_victim).Read(written)!.Value!.Length);
+    }
+
     /// <param name="t">The re-replication delay.</param>
     /// <param name="replicationTimeout">The store's replication timeout; the default if null.</param>
     /// <param name="frameFaults">Whether every node gets a fault decorator (a 1 µs delay, so a test can make one lose frames).</param>

@@ -88,6 +88,19 @@ public sealed class ReliableEndpointTests
     }
 
     [Fact]
+    public async Task DefaultLimitIsSixtyFourMebibytes()
+    {
+        var cube = ReliableCube.InMemory(s_shape);
+
+        var sent = cube.EndpointOf(s_sender).SendAsync(s_far, new byte[(64 * 1024 * 1024) + 1]);
+
+        Assert.Equal(64 * 1024 * 1024, new ReliableOptions().MessageBytesMax);
+        var error = await Assert.ThrowsAsync<ReliableTransferException>(() => sent);
+        Assert.Equal(ReliableFailure.MessageTooLarge, error.Reason);
+        Assert.Equal("The message is 67108865 bytes; the limit is 67108864.", error.Message);
+    }
+
+    [Fact]
     public async Task SendFailsWithPeerUnreachableAtOnceWhenTheServerIsDead()
     {
         var cube = ReliableCube.InMemory(s_shape);
