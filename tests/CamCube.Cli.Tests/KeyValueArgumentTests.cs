@@ -25,9 +25,9 @@ public sealed class KeyValueArgumentTests
     [InlineData("cas k 1", "kv cas: give a key, a version and a value.")]
     [InlineData("del", "kv del: give a key.")]
     [InlineData("del k extra", "kv del: give a key.")]
-    [InlineData("put k v --flags red", "option --flags: 'red' is not a whole number from 0 to 2147483647.")]
-    [InlineData("put k v --flags -1", "option --flags: '-1' is not a whole number from 0 to 2147483647.")]
-    [InlineData("cas k 1 v --flags 2147483648", "option --flags: '2147483648' is not a whole number from 0 to 2147483647.")]
+    [InlineData("put k v --flags red", "option --flags: 'red' is not a whole number from 0 to 4294967295.")]
+    [InlineData("put k v --flags -1", "option --flags: '-1' is not a whole number from 0 to 4294967295.")]
+    [InlineData("cas k 1 v --flags 4294967296", "option --flags: '4294967296' is not a whole number from 0 to 4294967295.")]
     [InlineData("put k v --node 0,0,0", "kv put: give --node or --server, not both.")]
     public void ABadCommandLineExitsTwoAndSaysWhatWasWrong(string commandLine, string message)
     {

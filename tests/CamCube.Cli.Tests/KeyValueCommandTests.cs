@@ -39,8 +39,8 @@ public sealed class KeyValueCommandTests : IDisposable
 
         var stale = CliRunner.RunProcess("", "kv", "cas", "greeting", (version + 1).ToString(CultureInfo.InvariantCulture), "bye", "--server", server);
         Assert.Equal((4, "camcube kv cas: 'greeting' holds another version (see 'camcube kv get greeting --json').\n"), (stale.Exit, stale.Error));
-        Assert.Equal(0, CliRunner.RunProcess("", "kv", "cas", "greeting", version.ToString(CultureInfo.InvariantCulture), "bye", "--flags", "7", "--server", server).Exit);
-        Assert.Contains("\"flags\":7,\"value\":\"bye\"", CliRunner.RunProcess("", "kv", "get", "greeting", "--json", "--server", server).Out, StringComparison.Ordinal);
+        Assert.Equal(0, CliRunner.RunProcess("", "kv", "cas", "greeting", version.ToString(CultureInfo.InvariantCulture), "bye", "--flags", "4294967295", "--server", server).Exit);
+        Assert.Contains("\"flags\":4294967295,\"value\":\"bye\"", CliRunner.RunProcess("", "kv", "get", "greeting", "--json", "--server", server).Out, StringComparison.Ordinal);
 
         Assert.Equal(0, CliRunner.RunProcess("", "kv", "del", "greeting", "--server", server).Exit);
         Assert.Equal((3, "", "camcube kv get: 'greeting' holds no value.\n"), CliRunner.RunProcess("", "kv", "get", "greeting", "--server", server));

@@ -101,7 +101,9 @@ internal sealed class ArgumentReader
         };
     }
 
-    public int Int(string name, int defaultValue, int min, int max)
+    public int Int(string name, int defaultValue, int min, int max) => (int)Long(name, defaultValue, min, max);
+
+    public long Long(string name, long defaultValue, long min, long max)
     {
         var text = Single(name);
         if (text is null)
@@ -109,7 +111,7 @@ internal sealed class ArgumentReader
             return defaultValue;
         }
 
-        if (!int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value) || value < min || value > max)
+        if (!long.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value) || value < min || value > max)
         {
             throw new UsageException($"option {name}: '{text}' is not a whole number from {min} to {max}.");
         }

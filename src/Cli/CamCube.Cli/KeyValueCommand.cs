@@ -79,7 +79,7 @@ internal static class KeyValueCommand
             throw new UsageException($"kv {verb}: '{key.Name}' is not a memcached key (1 to 250 bytes, no spaces or control characters).");
         }
 
-        var flags = (uint)reader.Int("--flags", 0, 0, int.MaxValue);
+        var flags = (uint)reader.Long("--flags", 0, 0, uint.MaxValue);
         var version = verb == "cas" ? Version(reader.Positional[1]) : 0;
         using var client = Connect(verb, reader);
         return verb switch
