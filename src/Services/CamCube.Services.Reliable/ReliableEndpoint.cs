@@ -262,6 +262,12 @@ public sealed partial class ReliableEndpoint
             message.Reset(body, owner, packets, completion, state);
         }
 
+        if (flow.MessageCount == 0)
+        {
+            // An idle flow's progress is measured from its next message, not from its last acknowledgement.
+            flow.LastProgress = _node.TimeProvider.GetTimestamp();
+        }
+
         flow.Enqueue(message);
         _queuedMessages++;
         Activate(flow);
