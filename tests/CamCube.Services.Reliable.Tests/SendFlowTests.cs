@@ -55,6 +55,30 @@ public sealed class SendFlowTests
     }
 
     [Fact]
+    public void SackBlocksSpanningHalfTheSequenceSpaceMarkOnlyWhatIsInFlightWhenMalformed()
+    {
+        var flow = Create();
+        flow.Enqueue(Message(35));
+        while (flow.TryNext(now: 0, out _, out _))
+        {
+        }
+
+        // Four blocks of 2^31 - 1 sequences each: walked one by one, billions of steps on the node's loop.
+        uint[] blocks = [1, 0x8000_0000, 1, 0x8000_0000, 2, 0x8000_0000, 3, 0x8000_0000];
+        Assert.False(flow.OnAck(now: 100, cumulative: 0, trigger: 1, blocks));
+
+        // Packets 1 to 3 are selectively acknowledged: after a timeout only packet 0 is sent again.
+        flow.OnTimeout(now: 5_000);
+        var resent = new List<uint>();
+        while (flow.TryNext(now: 5_001, out var sequence, out _))
+        {
+            resent.Add(sequence);
+        }
+
+        Assert.Equal([0u], resent);
+    }
+
+    [Fact]
     public void AckOutsideWhatWasSentIsIgnoredWhenItComesFromAnEarlierLife()
     {
         var flow = Create();

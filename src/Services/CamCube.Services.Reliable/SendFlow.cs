@@ -169,8 +169,9 @@ internal sealed class SendFlow
         var highest = cumulative;
         for (var i = 0; i + 1 < sackBlocks.Length; i += 2)
         {
-            var start = sackBlocks[i];
-            var end = sackBlocks[i + 1];
+            // Clamped to what is in flight, so that a malformed block of 2^31 sequences costs no more than the window.
+            var start = (int)(sackBlocks[i] - FirstUnacked) < 0 ? FirstUnacked : sackBlocks[i];
+            var end = (int)(sackBlocks[i + 1] - NextSequence) > 0 ? NextSequence : sackBlocks[i + 1];
             for (var s = start; (int)(s - end) < 0; s++)
             {
                 if ((int)(s - FirstUnacked) < 0 || (int)(s - NextSequence) >= 0)
