@@ -85,4 +85,27 @@ public sealed class ReliableKeyRootTests
         await sent;
         Assert.Single(cube.InboxOf(cube.Cube.TrueRoot(s_key)).Messages);
     }
+
+    [Fact]
+    public async Task OnePacketMessageToAKeyIsSentToTheRootANotRootAnswerNamesWhenViewsDiffer()
+    {
+        // The home server is back; the stand-in root the sender still believes in has heard, the sender
+        // not yet. The stand-in answers NotRoot: it accepted nothing, so the one-packet message goes on
+        // to the home server (it was dropped unsent and its send never completed).
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 15 });
+        cube.Cube.Kill(s_home);
+        Assert.True(cube.Cube.RunUntil(cube.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        var standIn = cube.Cube.TrueRoot(s_key);
+        cube.Cube.Restart(s_home);
+        Assert.True(
+            cube.Cube.RunUntil(() => cube.Cube[standIn].Reachability.IsReachable(s_home) && !cube.Cube[s_sender].Reachability.IsReachable(s_home), TimeSpan.FromSeconds(5)),
+            "the stand-in root and the sender never disagreed about the home server");
+
+        var sent = cube.EndpointOf(s_sender).SendAsync(s_key, ReliableCube.Payload(15, 0, 100));
+
+        Assert.True(cube.Cube.RunUntil(() => sent.IsCompleted, TimeSpan.FromSeconds(2)), "the send never completed");
+        await sent;
+        Assert.Single(cube.InboxOf(s_home).Messages);
+        Assert.Equal(1, cube.Cube.LiveNodes.Sum(n => cube.InboxOf(n.Self).Messages.Count));
+    }
 }

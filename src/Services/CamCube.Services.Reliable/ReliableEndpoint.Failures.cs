@@ -158,7 +158,7 @@ public sealed partial class ReliableEndpoint
     private void MoveFlow(SendFlow flow, Coordinate root, List<OutgoingMessage>? unsure)
     {
         _flowsById.Remove(flow.FlowId);
-        flow.Restart(unsure ?? []);
+        flow.Restart(unsure);
         flow.FlowId = NextFlowId();
         flow.Server = root;
         flow.Probing = flow.Key is not null;

@@ -260,14 +260,15 @@ internal sealed class SendFlow
     /// <summary>
     /// Ends the flow's life on its server: the window is emptied and the sequence starts again at 0.
     /// Begun messages whose every fragment was sent (none known lost on the way) may have reached the server and are handed to
-    /// <paramref name="unsure"/>; the others go back to the front of the queue, from their start.
+    /// <paramref name="unsure"/>; the others go back to the front of the queue, from their start. With
+    /// <paramref name="unsure"/> null the server is known to have accepted nothing, and every begun message goes back.
     /// </summary>
-    public void Restart(List<OutgoingMessage> unsure)
+    public void Restart(List<OutgoingMessage>? unsure)
     {
         var resend = new List<OutgoingMessage>();
         while (_begun.TryDequeue(out var message))
         {
-            if (message.FragmentsSent == message.PacketCount && !message.KnownIncomplete)
+            if (unsure is not null && message.FragmentsSent == message.PacketCount && !message.KnownIncomplete)
             {
                 unsure.Add(message);
             }
