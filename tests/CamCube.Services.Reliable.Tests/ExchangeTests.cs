@@ -72,6 +72,40 @@ public sealed partial class ExchangeTests
     }
 
     [Fact]
+    public void ExchangeStillRunningAtTheResponderIsNotForgottenWhenTheRequestersLaterExchangesFillItsTable()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 9 }, new ReliableOptions { AnsweredExchangesPerPeerMax = 4 });
+        var asker = cube.EndpointOf(s_asker);
+        var inbox = cube.InboxOf(s_far);
+        inbox.Deferring = true;
+        var held = ExchangeOutcome.Ask(asker, s_far, [1]);
+        Assert.True(cube.Cube.RunUntil(() => inbox.Deferred.Count == 1, TimeSpan.FromSeconds(1)));
+        inbox.Deferring = false;
+
+        // Three more fill the responder's table of this requester; each is answered at once.
+        for (byte i = 2; i <= 4; i++)
+        {
+            var answered = ExchangeOutcome.Ask(asker, s_far, [i]);
+            Assert.True(cube.Cube.RunUntil(() => answered.Ended, TimeSpan.FromSeconds(1)));
+            Assert.Equal(new[] { i }, answered.Reply);
+        }
+
+        // A fifth waits (answered busy) rather than push the running exchange out of the table.
+        var waiting = ExchangeOutcome.Ask(asker, s_far, [5]);
+        cube.Cube.RunFor(TimeSpan.FromSeconds(1));
+        Assert.False(waiting.Ended);
+
+        var request = Assert.Single(inbox.Deferred);
+        Assert.True(cube.EndpointOf(s_far).Reply(request.Source, request.FlowId, Inbox.ReplyTo(request.Body)), "the running exchange was forgotten");
+        Assert.True(cube.Cube.RunUntil(() => held.Ended && waiting.Ended, asker.Options.ProgressTimeout));
+        Assert.Null(held.Error);
+        Assert.Equal(new byte[] { 1 }, held.Reply);
+        Assert.Null(waiting.Error);
+        Assert.Equal(new byte[] { 5 }, waiting.Reply);
+        Assert.Equal(5, cube.EndpointOf(s_far).HandledRequests);
+    }
+
+    [Fact]
     public void ExchangesWhoseHandlerRunsLongerThanTheTimeoutLearnedFromFastOnesAreSentAgainOnlyUntilRepliesNamingTheCopyTheHandlerTookTeachTheTimeout()
     {
         var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 7 });

@@ -42,14 +42,16 @@ internal sealed class PeerAnswers
     }
 
     /// <summary>
-    /// Makes room for one entry when the table holds <paramref name="entriesMax"/>: the lowest id goes,
-    /// and the floor rises past it, so a late copy of that request is refused rather than handled twice.
+    /// Makes room for one entry when the table holds <paramref name="entriesMax"/>: the lowest id goes
+    /// if its exchange has ended (replied or refused), and the floor rises past it, so a late copy of
+    /// that request is refused rather than handled twice. False when the lowest exchange is still
+    /// running: nothing is forgotten, and the new request waits until it ends or the requester gives it up.
     /// </summary>
-    public void MakeRoom(int entriesMax, Stack<AnsweredExchange> pool)
+    public bool MakeRoom(int entriesMax, Stack<AnsweredExchange> pool)
     {
         if (Entries.Count < entriesMax)
         {
-            return;
+            return true;
         }
 
         var lowest = ulong.MaxValue;
@@ -58,8 +60,14 @@ internal sealed class PeerAnswers
             lowest = Math.Min(lowest, id);
         }
 
+        if (Entries[lowest] is { Replied: false, Refused: false })
+        {
+            return false;
+        }
+
         Release(lowest, pool);
         Floor = Math.Max(Floor, lowest + 1);
+        return true;
     }
 
     /// <summary>Returns every entry to the pool.</summary>

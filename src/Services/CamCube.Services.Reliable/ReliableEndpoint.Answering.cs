@@ -106,7 +106,13 @@ public sealed partial class ReliableEndpoint
             return;
         }
 
-        table.MakeRoom(_options.AnsweredExchangesPerPeerMax, _freeAnswers);
+        if (!table.MakeRoom(_options.AnsweredExchangesPerPeerMax, _freeAnswers))
+        {
+            // Full, and the requester's oldest exchange here still runs: told to wait, it sends this copy again later.
+            SendAnswer(source, ReliablePacketKind.Busy, id, payload[ReliableWire.CopyOffset], default);
+            return;
+        }
+
         entry = _freeAnswers.Count > 0 ? _freeAnswers.Pop() : new AnsweredExchange();
         table.Entries.Add(id, entry);
         if (key is { } k && _node.GetRoot(k) is var root && root != _node.Self)

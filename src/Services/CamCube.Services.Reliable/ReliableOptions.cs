@@ -41,8 +41,9 @@ public sealed record ReliableOptions
 
     /// <summary>
     /// Gets the most requests a responder remembers per requester (default 4,096): each keeps its reply
-    /// to answer a duplicate. When full, the lowest id is forgotten and a late copy of it is refused, never
-    /// handled twice; so that no open exchange is forgotten, it is at least <see cref="OpenExchangesMax"/>.
+    /// to answer a duplicate. When full, the lowest id is forgotten if its exchange has ended, and a late
+    /// copy of it is refused, never handled twice; while it still runs, a new request is answered busy
+    /// and sent again later, so no open exchange is forgotten.
     /// </summary>
     public int AnsweredExchangesPerPeerMax { get; init; } = 4_096;
 
