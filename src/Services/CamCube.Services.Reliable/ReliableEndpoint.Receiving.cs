@@ -91,12 +91,22 @@ public sealed partial class ReliableEndpoint
                 }
 
                 next = flow.Refused ? null : flow.Advance();
+                _heldPackets -= next is null ? 0 : 1;
             }
         }
         else if (flow.InWindow(offset))
         {
-            kept = flow.TryHold(sequence, packet);
-            DuplicatePackets += kept ? 0 : 1;
+            if (_heldPackets >= _options.HeldPacketsMax)
+            {
+                // Not held: the acknowledgement leaves it out, so its sender sends it again.
+                PacketsNotHeld++;
+            }
+            else
+            {
+                kept = flow.TryHold(sequence, packet);
+                DuplicatePackets += kept ? 0 : 1;
+                _heldPackets += kept ? 1 : 0;
+            }
         }
         else
         {
@@ -303,6 +313,7 @@ public sealed partial class ReliableEndpoint
 
     private void ForgetReceiveFlow(ReceiveFlow flow)
     {
+        _heldPackets -= flow.HeldCount;
         flow.ReleaseHeld();
         ReturnAssembly(flow);
     }

@@ -44,6 +44,7 @@ public sealed partial class ReliableEndpoint
     private readonly Stack<ReceiveFlow> _freeReceiveFlows = new();
     private readonly Stack<OutgoingMessage> _freeMessages = new();
     private readonly ulong _incarnation;
+    private int _heldPackets;
     private readonly long _startedAt;
     private uint _lastFlowNumber;
     private int _queuedMessages;
@@ -137,6 +138,12 @@ public sealed partial class ReliableEndpoint
 
     /// <summary>Gets how many data packets arrived that were already received (suppressed duplicates).</summary>
     public long DuplicatePackets { get; private set; }
+
+    /// <summary>Gets how many data packets arrived ahead of order and were not held, as <see cref="ReliableOptions.HeldPacketsMax"/> were held already.</summary>
+    public long PacketsNotHeld { get; private set; }
+
+    /// <summary>Gets how many data packets this endpoint holds ahead of order now, over all its receive flows.</summary>
+    public int HeldPackets => _heldPackets;
 
     /// <summary>Gets how many whole messages were handed to the handler.</summary>
     public long DeliveredMessages { get; private set; }

@@ -32,9 +32,18 @@ public sealed record ReliableOptions
     /// Gets the most bytes of messages a receiver reassembles at once, over all its flows (default
     /// 256 MiB): a message of more than one packet that would go past it is refused when its first
     /// packet arrives, and its sender's flow fails with <see cref="ReliableFailure.ReceiverFull"/>; the
-    /// receiver keeps running. Held out-of-order packets are bounded by the window instead.
+    /// receiver keeps running. Held out-of-order packets are bounded by the window per flow and by
+    /// <see cref="HeldPacketsMax"/> over all flows.
     /// </summary>
     public long ReassemblyBytesMax { get; init; } = DefaultReassemblyBytesMax;
+
+    /// <summary>
+    /// Gets the most data packets this endpoint holds ahead of order, over all its receive flows
+    /// (default 4,096, about 36 MiB of 9,000-byte frames). Past it a packet ahead of order is not held:
+    /// its acknowledgement leaves it out and its sender sends it again, so a peer that opens flows
+    /// without end cannot make the receiver hold packets without end.
+    /// </summary>
+    public int HeldPacketsMax { get; init; } = 4_096;
 
     /// <summary>Gets the most one-packet exchanges this endpoint waits on at once (default 4,096); past it a request is refused with <see cref="ReliableFailure.QueueFull"/>.</summary>
     public int OpenExchangesMax { get; init; } = 4_096;
@@ -88,6 +97,7 @@ public sealed record ReliableOptions
         ArgumentOutOfRangeException.ThrowIfGreaterThan(WindowPacketsMax, 4_096, nameof(WindowPacketsMax));
         ArgumentOutOfRangeException.ThrowIfLessThan(QueuedMessagesMax, 1, nameof(QueuedMessagesMax));
         ArgumentOutOfRangeException.ThrowIfNegative(ReassemblyBytesMax, nameof(ReassemblyBytesMax));
+        ArgumentOutOfRangeException.ThrowIfNegative(HeldPacketsMax, nameof(HeldPacketsMax));
         ArgumentOutOfRangeException.ThrowIfLessThan(OpenExchangesMax, 1, nameof(OpenExchangesMax));
         ArgumentOutOfRangeException.ThrowIfLessThan(AnsweredExchangesPerPeerMax, 1, nameof(AnsweredExchangesPerPeerMax));
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(MinimumRetransmissionTimeout, TimeSpan.Zero, nameof(MinimumRetransmissionTimeout));
