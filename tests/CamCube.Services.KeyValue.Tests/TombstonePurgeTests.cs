@@ -43,4 +43,20 @@ public sealed class TombstonePurgeTests
         Assert.True(store.DiskOf(s_servers[1]).Read(s_key)!.IsDeleted);
         Assert.Equal(0, store[s_servers[0]].Statistics.TombstonesPurged);
     }
+
+    [Fact]
+    public async Task TombstoneIsKeptWhenItsDeleteWasAcknowledgedWithAServerStandingInForAFailedOne()
+    {
+        // The failed server still holds the value on its disk: were the tombstone purged, its return could bring the value back.
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
+        await store.Run(store[s_client].PutAsync(s_key, Bytes("doomed")));
+        Assert.True(store.Cube.Kill(s_servers[2]));
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        await store.Run(store[s_client].DeleteAsync(s_key));
+
+        store.Cube.RunFor(TimeSpan.FromSeconds(11));
+        Assert.True(store.DiskOf(s_servers[0]).Read(s_key)!.IsDeleted);
+        Assert.True(store.DiskOf(s_servers[1]).Read(s_key)!.IsDeleted);
+        Assert.Equal(0, store[s_servers[0]].Statistics.TombstonesPurged);
+    }
 }

@@ -74,9 +74,11 @@ public sealed partial class KeyValueService
         await lane.EnterAsync().ConfigureAwait(true);
         try
         {
-            var set = ReplicaSet(Node.KeySpace.KeyCoordinateOf(purge.Key));
-            // Only with every one of the key's r servers in the set (none stands in for a failed one), the set the delete was acknowledged with.
-            var sameSet = set.Length == ReplicaCount && set[0] == Node.Self && (purge.Set is null || set.AsSpan().SequenceEqual(purge.Set));
+            var coordinate = Node.KeySpace.KeyCoordinateOf(purge.Key);
+            var set = ReplicaSet(coordinate);
+            // Only with the key's own r servers in the set (none stands in for a failed one, which may come back with an older value), the set the delete was acknowledged with.
+            var whole = set.AsSpan().SequenceEqual(Node.KeySpace.GetServersForKey(coordinate, ReplicaCount));
+            var sameSet = whole && set[0] == Node.Self && (purge.Set is null || set.AsSpan().SequenceEqual(purge.Set));
             if (!HasMajority || !sameSet || _storage.Read(purge.Key) is not { IsDeleted: true } held || held.Version != purge.Version)
             {
                 return false;
