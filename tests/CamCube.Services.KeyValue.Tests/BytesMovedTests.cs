@@ -14,6 +14,10 @@ public sealed class BytesMovedTests
     private static readonly Key[] s_keys = [.. Enumerable.Range(0, KeyCount).Select(i => Key.FromString($"moved-{i}"))];
     private static readonly Key[] s_victimKeys = [.. s_keys.Where(key => KeySpace.For(s_shape).GetServersForKey(key, 3).Contains(s_victim))];
 
+    /// <summary>Keys enough that, one key an offer, each peer's copy to the victim is many offers in a row.</summary>
+    private static readonly Key[] s_longCopyKeys = [.. Enumerable.Range(0, 600).Select(i => Key.FromString($"long-copy-{i}"))];
+    private static readonly Key[] s_longCopyVictimKeys = [.. s_longCopyKeys.Where(key => KeySpace.For(s_shape).GetServersForKey(key, 3).Contains(s_victim))];
+
     /// <summary>A fault decorator that only delays frames by 1 µs: in place on every node, so a test can make one lose frames.</summary>
     private static readonly Transport.Faults.FaultOptions s_noFrameFaults = new() { Delay = TimeSpan.FromMicroseconds(1) };
 
@@ -122,14 +126,10 @@ public sealed class BytesMovedTests
     public async Task ServerBackWithAnEmptyDiskIsCaughtUpWhenALaterOfferOfALongCopyGoesUnanswered()
     {
         // One key an offer, so each peer's copy to the victim is many offers in a row.
-        var keys = Enumerable.Range(0, 600).Select(i => Key.FromString($"long-copy-{i}")).ToArray();
-        var victimKeys = keys.Where(key => KeySpace.For(s_shape).GetServersForKey(key, 3).Contains(s_victim)).ToArray();
+        var victimKeys = s_longCopyVictimKeys;
         var timeout = TimeSpan.FromMilliseconds(200);
-        var store = await StartWithKeysAsync(TimeSpan.FromSeconds(180), timeout, frameFaults: true, keys, offerKeysMax: 1);
-        store.Cube.Kill(s_victim);
-        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
-        store.Wipe(s_victim);
-        store.Cube.Restart(s_victim);
+        var store = await StartWithKeysAsync(TimeSpan.FromSeconds(180), timeout, frameFaults: true, s_longCopyKeys, offerKeysMax: 1);
+        RestartVictimWithAnEmptyDisk(store);
 
         // Halfway through the copies, every frame to the victim is lost for a little more than a
         // replication timeout (less than the heartbeat timeout: its links stay up), so each peer's
@@ -151,13 +151,9 @@ public sealed class BytesMovedTests
     [Fact]
     public async Task ReadsAndWritesOfTheKeysOfAServerBeingCaughtUpGoOnWhileItCatchesUp()
     {
-        var keys = Enumerable.Range(0, 600).Select(i => Key.FromString($"long-copy-{i}")).ToArray();
-        var victimKeys = keys.Where(key => KeySpace.For(s_shape).GetServersForKey(key, 3).Contains(s_victim)).ToArray();
-        var store = await StartWithKeysAsync(TimeSpan.FromSeconds(180), keys: keys, offerKeysMax: 1);
-        store.Cube.Kill(s_victim);
-        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
-        store.Wipe(s_victim);
-        store.Cube.Restart(s_victim);
+        var victimKeys = s_longCopyVictimKeys;
+        var store = await StartWithKeysAsync(TimeSpan.FromSeconds(180), keys: s_longCopyKeys, offerKeysMax: 1);
+        RestartVictimWithAnEmptyDisk(store);
 
         var victim = store[s_victim].Statistics;
         Assert.True(store.Cube.RunUntil(() => victim.KeysReceived > 0, TimeSpan.FromSeconds(5)), "the victim's catch-up did not begin");
@@ -201,6 +197,15 @@ public sealed class BytesMovedTests
         var victimKeys = keys.Count(key => KeySpace.For(s_shape).GetServersForKey(key, 3).Contains(s_victim));
         Assert.True(victimKeys >= 6, $"the victim holds only {victimKeys} keys");
         return store;
+    }
+
+    /// <summary>Kills the victim, waits for every view to see it gone, and starts it again with an empty disk.</summary>
+    private static void RestartVictimWithAnEmptyDisk(StoreCube store)
+    {
+        store.Cube.Kill(s_victim);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        store.Wipe(s_victim);
+        store.Cube.Restart(s_victim);
     }
 
     private static async Task<Key[]> RewriteSomeKeysAsync(StoreCube store)

@@ -174,11 +174,6 @@ internal sealed class SendFlow
             var end = (int)(sackBlocks[i + 1] - NextSequence) > 0 ? NextSequence : sackBlocks[i + 1];
             for (var s = start; (int)(s - end) < 0; s++)
             {
-                if ((int)(s - FirstUnacked) < 0 || (int)(s - NextSequence) >= 0)
-                {
-                    continue;
-                }
-
                 ref var slot = ref _slots[s % (uint)_slots.Length];
                 if (!slot.Sacked)
                 {
