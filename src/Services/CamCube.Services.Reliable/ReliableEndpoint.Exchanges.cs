@@ -126,7 +126,7 @@ public sealed partial class ReliableEndpoint
         exchange.NoteCopySent(now);
         ReliableWire.WritePrefix(payload, _tag, ReliablePacketKind.Request, flags, exchange.Id, exchange.PeerLife != 0 ? exchange.PeerLife : AgeMicroseconds(exchange.FirstSentAt));
         payload[ReliableWire.CopyOffset] = exchange.Copy;
-        ReliableWire.UInt64(payload, ReliableWire.OldestOpenOffset, OldestOpenExchange());
+        ReliableWire.UInt64(payload, ReliableWire.OldestOpenOffset, OldestOpenExchange(exchange.Id));
         (exchange.Key ?? default).Write(payload[ReliableWire.RequestKeyOffset..]);
         exchange.Request.AsSpan(0, exchange.Length).CopyTo(payload[ReliableWire.RequestHeaderBytes..]);
         packet.PayloadLength = ReliableWire.RequestHeaderBytes + exchange.Length;
@@ -422,15 +422,23 @@ public sealed partial class ReliableEndpoint
         }
     }
 
-    /// <summary>The lowest id of an exchange still open: the responder may forget every lower one.</summary>
-    private ulong OldestOpenExchange()
+    /// <summary>
+    /// The lowest id of an exchange still open, for a request of id <paramref name="requestId"/>: the
+    /// responder may forget every lower one of the same high half. The responder compares ids only
+    /// within one high half (its table of this requester's answers is per high half), so an oldest
+    /// open exchange from before the counter's last wrap is sent as the start of the request's own
+    /// high half: nothing of the new half is forgotten while an exchange of the old one still runs.
+    /// </summary>
+    private ulong OldestOpenExchange(ulong requestId)
     {
         while (_exchangeOrder.Count > 0 && !_openExchanges.ContainsKey(_exchangeOrder.Peek()))
         {
             _exchangeOrder.Dequeue();
         }
 
-        return _exchangeOrder.Count > 0 ? _exchangeOrder.Peek() : _incarnation | (_lastFlowNumber + 1UL);
+        var oldest = _exchangeOrder.Count > 0 ? _exchangeOrder.Peek() : PeekNextFlowId();
+        const ulong highHalf = 0xFFFF_FFFF_0000_0000UL;
+        return (oldest & highHalf) == (requestId & highHalf) ? oldest : requestId & highHalf;
     }
 
     private void Recycle(OpenExchange exchange)

@@ -43,7 +43,8 @@ public sealed partial class ReliableEndpoint
     private readonly Dictionary<(Coordinate Source, ulong FlowId), ReceiveFlow> _receiveFlows = [];
     private readonly Stack<ReceiveFlow> _freeReceiveFlows = new();
     private readonly Stack<OutgoingMessage> _freeMessages = new();
-    private readonly ulong _incarnation;
+    private readonly uint _life;
+    private uint _idHigh;
     private int _heldPackets;
     private readonly long _startedAt;
     private uint _lastFlowNumber;
@@ -96,7 +97,8 @@ public sealed partial class ReliableEndpoint
         _allPeersRto = NewRtoEstimator();
         _progressTimeoutTicks = Ticks(_options.ProgressTimeout);
         _receiveIdleTicks = Ticks(_options.ReceiveFlowIdleTimeout);
-        _incarnation = (ulong)NewIncarnation(node.Random.Next(), node.TimeProvider.GetUtcNow().UtcTicks) << 32;
+        _life = NewIncarnation(node.Random.Next(), node.TimeProvider.GetUtcNow().UtcTicks);
+        _idHigh = _life;
         _startedAt = node.TimeProvider.GetTimestamp();
         _timer = node.CreateTimer(OnTimer, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
     }
@@ -310,12 +312,34 @@ public sealed partial class ReliableEndpoint
         return flow;
     }
 
-    private ulong NextFlowId() => _incarnation | ++_lastFlowNumber;
+    /// <summary>
+    /// Draws the next flow or exchange id: the high half, then a counter from 1. When the counter
+    /// wraps (after 2^32 - 1 ids, about 40 hours at 30,000 a second) the high half moves on by one, so
+    /// the ids stay new: peers keep a requester's answers per high half, so the ids after the wrap
+    /// are never taken for stale copies of the ones before it. Id 0 is never drawn.
+    /// </summary>
+    private ulong NextFlowId()
+    {
+        if (++_lastFlowNumber == 0)
+        {
+            _idHigh++;
+            _lastFlowNumber = 1;
+        }
 
-    /// <summary>Gets this life of the endpoint, as its exchanges' answers tell it (the upper half of its ids).</summary>
-    private uint Life => (uint)(_incarnation >> 32);
+        return ((ulong)_idHigh << 32) | _lastFlowNumber;
+    }
 
-    /// <summary>This life's incarnation, the high half of every flow and exchange id: new to the peers that remember an earlier life of this node (<see cref="NodeLife"/>).</summary>
+    /// <summary>The id <see cref="NextFlowId"/> would draw next, without drawing it.</summary>
+    private ulong PeekNextFlowId() =>
+        _lastFlowNumber == uint.MaxValue ? ((ulong)(_idHigh + 1) << 32) | 1UL : ((ulong)_idHigh << 32) | (_lastFlowNumber + 1UL);
+
+    /// <summary>For tests: as if ids up to <paramref name="lastNumber"/> of the counter had been drawn, so that a test reaches the counter's wrap.</summary>
+    internal void SkipIdsUpTo(uint lastNumber) => _lastFlowNumber = lastNumber;
+
+    /// <summary>Gets this life of the endpoint, as its exchanges' answers tell it (the upper half of its first ids; fixed for the life, while the ids' upper half moves on at each wrap of their counter).</summary>
+    private uint Life => _life;
+
+    /// <summary>This life's incarnation, the high half of its first flow and exchange ids: new to the peers that remember an earlier life of this node (<see cref="NodeLife"/>).</summary>
     private static uint NewIncarnation(int random, long startTicks)
     {
         var mixed = NodeLife.Mix((ulong)(uint)random << 32, startTicks);
