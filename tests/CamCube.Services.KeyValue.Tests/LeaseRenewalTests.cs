@@ -166,4 +166,33 @@ public sealed class LeaseRenewalTests
         var read = await store.Run(store[s_client].GetAsync(s_key));
         Assert.Equal(("newer", newer), (Text(read!.Value), read.Version));
     }
+
+    /// <summary>
+    /// The key's second server restarts (its disk kept) while the primary's lease on the key still
+    /// runs; its new life knows no lease it granted before, and after its start lease it promises a
+    /// newer primary (played by the test, whose other servers are taken as failed) and keeps its
+    /// write. The primary must not go on answering the key from renewals of that replica as though
+    /// the old lease still ran there: its next read returns the newer write, not the value it held.
+    /// </summary>
+    [Fact]
+    public async Task ReplicaThatRestartedRenewsNoLeaseItGrantedBeforeSoTheOldPrimaryReadsTheNewerPrimarysWrite()
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
+        var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("before")));
+        var replica = s_servers[1];
+        Assert.True(store.Cube.Kill(replica));
+        store.Cube.Restart(replica);
+        store.Cube.RunFor(3 * s_options.ReadLease);
+
+        var ballot = (put.Version >> 24) + 1;
+        var rival = s_servers[2];
+        var promise = await store.Run(store[replica], s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot }, rival));
+        Assert.True(promise.Promised, "The restarted server refused: it granted no lease on the key in its new life.");
+        var newer = (ballot << 24) | 1;
+        var accepted = await store.Run(store[replica], s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot, Version = newer, Value = Bytes("newer") }, rival));
+        Assert.True(accepted.Ok);
+
+        var read = await store.Run(store[s_client].GetAsync(s_key));
+        Assert.Equal(("newer", newer), (Text(read!.Value), read.Version));
+    }
 }

@@ -61,6 +61,15 @@ public sealed partial class KeyValueService
 
         ReleaseKeys(renew, holder);
         var now = Now;
+        if (now < _startedAt + _leaseTicks)
+        {
+            // No run begins during this server's start lease. A primary counts a new run as covering
+            // every key whose lease it still counts, taking the lease to still run here; after a
+            // restart this life knows none its earlier life granted, and holds them back only with
+            // the start lease. A run begun after it can only be told after every such lease ended.
+            return renewed;
+        }
+
         var run = _renewalsGranted.TryGetValue(holder, out var running) && running.Until > now
             ? running with { Until = now + _leaseTicks }
             : new GrantedRenewal(NewRunId(), now, now + _leaseTicks);
