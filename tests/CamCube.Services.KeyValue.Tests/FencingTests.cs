@@ -179,4 +179,41 @@ public sealed class FencingTests
             Assert.Superset(puts.Select(p => p.Result.Version).ToHashSet(), promise.RecentWriteVersions.ToHashSet());
         }
     }
+
+    /// <summary>
+    /// A server that stands in for a failed replica first hears the primary's ballot in the check of a
+    /// key never written (the set extended behind the primary), then keeps a write under it. Restarted
+    /// with its disk, it must still refuse a lower ballot, and refuse to promise that ballot to another
+    /// server, as it would had the ballot come with a prepare: two primaries under one ballot could
+    /// write one version with two values. (Take-over ballots carry no server's index: two servers that saw the same highest
+    /// ballot pick the same next one.)
+    /// </summary>
+    [Fact]
+    public async Task RestartedStandInRefusesTheBallotItFirstHeardInACheckOfItsPrimaryAndKeptAWriteUnder()
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
+        Assert.Null(await store.Run(store[s_client].GetAsync(s_key)));
+        var standIn = KeySpace.For(s_shape).GetServersForKey(s_key, 4)[3];
+        Assert.NotEqual(s_client, standIn);
+        Assert.True(store.Cube.Kill(s_servers[2]));
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        store.Cube.RunFor(KeyValueServiceOptions.Default.FrontEndLease);
+
+        // The primary extends the key's set to the stand-in with a check of its ballot (the key holds nothing), then writes.
+        Assert.Null(await store.Run(store[s_client].GetAsync(s_key)));
+        Assert.Equal(1, store[s_servers[0]].Statistics.SetExtensions);
+        var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("written")));
+        Assert.Equal(put.Version, store.DiskOf(standIn).Read(s_key)!.Version);
+        var ballot = put.Version >> 24;
+
+        Assert.True(store.Cube.Kill(standIn));
+        store.Cube.Restart(standIn);
+        store.PassStartLease(s_options);
+        var late = await store.Run(store[standIn], s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot - 1, Version = ((ballot - 1) << 24) | 1, Value = Bytes("below") }, s_client));
+        Assert.False(late.Ok, $"The restarted stand-in took a write under ballot {ballot - 1}, below the one it kept a write under.");
+        var rival = await store.Run(store[standIn], s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot }, s_client));
+
+        Assert.False(rival.Promised, $"The restarted stand-in promised ballot {ballot} to a second server.");
+        Assert.Equal(ballot, rival.Ballot);
+    }
 }

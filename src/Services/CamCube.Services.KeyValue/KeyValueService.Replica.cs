@@ -121,19 +121,33 @@ public sealed partial class KeyValueService
             _recentWrites.Confirm(key, accept.Ballot);
         }
 
+        if (accept.Ballot > promised)
+        {
+            // A ballot this replica did not promise before (its primary extended the key's set to it,
+            // or it lost its disk): kept on disk before it is told, as a promise is, with the write
+            // (committed after it) or alone for a check. Else, restarted with its disk, it would
+            // promise the same ballot to a second server (take-over ballots carry no server's index).
+            var promisedOnDisk = Commits.Add(StorageWrite.Promise(key, accept.Ballot));
+            if (accept.CheckOnly)
+            {
+                return CheckedOnDiskAsync(promisedOnDisk, accept.Ballot);
+            }
+        }
+
         if (accept.CheckOnly)
         {
             return Task.FromResult(new Accepted { Ok = true, Ballot = accept.Ballot });
         }
 
-        if (accept.Ballot > promised)
-        {
-            // A ballot this replica did not promise before (it lost its disk): keep it with the write.
-            _ = Commits.Add(StorageWrite.Promise(key, accept.Ballot));
-        }
-
         ForgetHeld(key);
         return AcceptedAsync(key, new StoredValue(accept.Version, accept.Deleted ? null : accept.Value, accept.WriteId), accept.Ballot, accept.SupersededWriteIds);
+    }
+
+    /// <summary>Answers a check of a ballot this replica had not promised once the promise is on disk.</summary>
+    private static async Task<Accepted> CheckedOnDiskAsync(Task<bool> promisedOnDisk, long ballot)
+    {
+        await promisedOnDisk.ConfigureAwait(true);
+        return new Accepted { Ok = true, Ballot = ballot };
     }
 
     private async Task<Accepted> AcceptedAsync(Key key, StoredValue write, long ballot, List<ulong> superseded)
