@@ -38,7 +38,7 @@ internal sealed class ReceiveFlow
     /// <summary>Gets or sets the length of the message being reassembled.</summary>
     public int AssemblyLength { get; set; }
 
-    /// <summary>Gets or sets whether a message of the flow was refused for want of reassembly memory: the flow is dropped once its packet is consumed.</summary>
+    /// <summary>Gets or sets whether a message of the flow was refused for want of reassembly memory: the flow's packets are dropped once its packet is consumed, and every later packet of it is answered Refused until the flow is idle.</summary>
     public bool Refused { get; set; }
 
     /// <summary>Gets how many packets wait out of order.</summary>

@@ -77,6 +77,13 @@ public sealed partial class ReliableEndpoint
         }
 
         flow.LastHeard = now;
+        if (flow.Refused)
+        {
+            // The flow was refused and ended: a late or duplicated packet of it must not open it again.
+            SendControl(source, ReliablePacketKind.Refused, flowId, sequence, default);
+            return false;
+        }
+
         var offset = flow.Offset(sequence);
         var kept = false;
         if (offset == 0)
@@ -116,11 +123,11 @@ public sealed partial class ReliableEndpoint
 
         if (flow.Refused)
         {
-            // A message the receiver has no memory for: the flow is dropped, and its sender told why.
+            // A message the receiver has no memory for: the flow's packets are dropped, and its sender told why.
+            // Its entry stays, holding nothing, until it is idle, so that a later copy of its first packet
+            // (its first unacknowledged still 0) cannot open it afresh and deliver its first messages again.
             SendControl(source, ReliablePacketKind.Refused, flowId, sequence, default);
-            _receiveFlows.Remove((source, flowId));
             ForgetReceiveFlow(flow);
-            _freeReceiveFlows.Push(flow);
             return kept;
         }
 

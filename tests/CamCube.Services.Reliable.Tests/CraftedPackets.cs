@@ -1,0 +1,40 @@
+using CamCube.Packets;
+
+namespace CamCube.Services.Reliable.Tests;
+
+/// <summary>Data packets written by hand, as a peer (honest, duplicated by the network, or broken) might send them, handed straight to a receiver's endpoint.</summary>
+internal static class CraftedPackets
+{
+    /// <summary>Hands <paramref name="to"/>'s endpoint a data packet of flow <paramref name="flowId"/> from <paramref name="from"/>; returns whether the endpoint kept it.</summary>
+    public static bool DeliverData(
+        ReliableCube cube,
+        Coordinate from,
+        Coordinate to,
+        ulong flowId,
+        uint sequence,
+        uint firstUnacked,
+        int messageLength,
+        int fragmentOffset,
+        ReadOnlySpan<byte> fragment,
+        KeyCoordinate? key = null)
+    {
+        var packet = cube.Cube.Pool.Rent();
+        packet.WriteHeader(ReliableCube.ServiceId, DestinationKind.Server, 16, from, KeyCoordinate.At(to, 0));
+        var payload = packet.PayloadArea;
+        var endpoint = cube.EndpointOf(to);
+        ReliableWire.WritePrefix(payload, endpoint.Options.PacketTag, ReliablePacketKind.Data, key is null ? (byte)0 : ReliableWire.KeyFlowFlag, flowId, sequence);
+        ReliableWire.UInt32(payload, ReliableWire.FirstUnackedOffset, firstUnacked);
+        ReliableWire.UInt32(payload, ReliableWire.MessageLengthOffset, (uint)messageLength);
+        ReliableWire.UInt32(payload, ReliableWire.FragmentOffsetOffset, (uint)fragmentOffset);
+        (key ?? default).Write(payload[ReliableWire.KeyOffset..]);
+        fragment.CopyTo(payload[ReliableWire.DataHeaderBytes..]);
+        packet.PayloadLength = ReliableWire.DataHeaderBytes + fragment.Length;
+        var kept = endpoint.OnDeliver(packet);
+        if (!kept)
+        {
+            packet.Release();
+        }
+
+        return kept;
+    }
+}
