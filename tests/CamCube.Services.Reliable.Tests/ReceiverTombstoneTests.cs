@@ -2,7 +2,7 @@ using CamCube.Testing;
 
 namespace CamCube.Services.Reliable.Tests;
 
-/// <summary>A flow the receiver ended (refused for want of reassembly memory) is not opened again by a late copy of its first packet.</summary>
+/// <summary>A flow the receiver ended or turned away (refused for want of reassembly memory, or not the key's root) is not opened by a late copy of its first packet.</summary>
 public sealed class ReceiverTombstoneTests
 {
     private static readonly TorusShape s_shape = new(3, 3, 3);
@@ -32,5 +32,35 @@ public sealed class ReceiverTombstoneTests
         Assert.Equal(first, received.Body);
         Assert.Equal(0, endpoint.HeldPackets);
         Assert.Equal(0, endpoint.ReassemblingBytes);
+    }
+
+    [Fact]
+    public void CopyOfAKeyFlowsFirstPacketAnsweredNotRootIsNotDeliveredWhenTheServerHasBecomeTheRootSince()
+    {
+        // The stand-in root of the key answers NotRoot while the home server is up: the sender moves the
+        // message to the home server. A copy of the first packet (sent again on a timeout, or duplicated)
+        // that reaches the stand-in after the home server died again must not be delivered there too.
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 22 });
+        var key = KeyCoordinate.At(s_receiver, 5);
+        cube.Cube.Kill(s_receiver);
+        Assert.True(cube.Cube.RunUntil(cube.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        var standIn = cube.Cube.TrueRoot(key);
+        var sender = standIn == s_sender ? new Coordinate(2, 2, 2) : s_sender;
+        cube.Cube.Restart(s_receiver);
+        Assert.True(cube.Cube.RunUntil(cube.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        Assert.Equal(s_receiver, cube.Cube.TrueRoot(key));
+        var flowId = 0x1234_5678_0000_0002UL;
+        byte[] body = [4, 5, 6];
+
+        Assert.False(CraftedPackets.DeliverData(cube, sender, standIn, flowId, 0, 0, body.Length, 0, body, key));
+        Assert.Empty(cube.InboxOf(standIn).Messages);
+
+        cube.Cube.Kill(s_receiver);
+        Assert.True(cube.Cube.RunUntil(cube.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        Assert.Equal(standIn, cube.Cube.TrueRoot(key));
+        Assert.False(CraftedPackets.DeliverData(cube, sender, standIn, flowId, 0, 0, body.Length, 0, body, key));
+        cube.Cube.RunFor(TimeSpan.FromMilliseconds(10));
+
+        Assert.Empty(cube.InboxOf(standIn).Messages);
     }
 }

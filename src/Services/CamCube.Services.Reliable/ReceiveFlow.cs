@@ -41,6 +41,9 @@ internal sealed class ReceiveFlow
     /// <summary>Gets or sets whether a message of the flow was refused for want of reassembly memory: the flow's packets are dropped once its packet is consumed, and every later packet of it is answered Refused until the flow is idle.</summary>
     public bool Refused { get; set; }
 
+    /// <summary>Gets or sets whether the flow is to a key this server was not the root of when its first packet came: it was answered NotRoot, holds nothing, and every later packet of it is answered NotRoot until it is idle.</summary>
+    public bool NotRoot { get; set; }
+
     /// <summary>Gets how many packets wait out of order.</summary>
     public int HeldCount => _heldCount;
 
@@ -56,6 +59,7 @@ internal sealed class ReceiveFlow
         AssembledBytes = 0;
         AssemblyLength = 0;
         Refused = false;
+        NotRoot = false;
     }
 
     /// <summary>Classifies <paramref name="sequence"/>: below the window (a duplicate), next in order, ahead within the window, or beyond it.</summary>

@@ -84,6 +84,14 @@ public sealed partial class ReliableEndpoint
             return false;
         }
 
+        if (flow.NotRoot)
+        {
+            // Its sender moved the flow to the root when it heard: a copy taken here, even now that this
+            // server may be the root, would deliver its message at two roots.
+            SendControl(source, ReliablePacketKind.NotRoot, flowId, sequence, _node.GetRoot(flow.Key!.Value));
+            return false;
+        }
+
         var offset = flow.Offset(sequence);
         var kept = false;
         if (offset == 0)
@@ -138,7 +146,8 @@ public sealed partial class ReliableEndpoint
     /// <summary>
     /// Opens the state of a flow heard of for the first time, or answers why not: a flow past its
     /// start gets a Reset (this endpoint forgot it or restarted), a flow to a key this server is not
-    /// the root of gets a NotRoot naming the root.
+    /// the root of gets a NotRoot naming the root, and is remembered as turned away until it is idle
+    /// (a later copy of its first packet is turned away too, even once this server is the root).
     /// </summary>
     private ReceiveFlow? TryOpenReceiveFlow(Coordinate source, ulong flowId, uint sequence, ReadOnlySpan<byte> payload, long now)
     {
@@ -151,17 +160,21 @@ public sealed partial class ReliableEndpoint
         KeyCoordinate? key = null;
         if ((payload[ReliableWire.FlagsOffset] & ReliableWire.KeyFlowFlag) != 0)
         {
-            var k = KeyCoordinate.Read(payload[ReliableWire.KeyOffset..]);
-            var root = _node.GetRoot(k);
+            key = KeyCoordinate.Read(payload[ReliableWire.KeyOffset..]);
+            var root = _node.GetRoot(key.Value);
             if (root != _node.Self)
             {
                 SendControl(source, ReliablePacketKind.NotRoot, flowId, sequence, root);
+                OpenReceiveFlow(source, flowId, key, now).NotRoot = true;
                 return null;
             }
-
-            key = k;
         }
 
+        return OpenReceiveFlow(source, flowId, key, now);
+    }
+
+    private ReceiveFlow OpenReceiveFlow(Coordinate source, ulong flowId, KeyCoordinate? key, long now)
+    {
         var flow = _freeReceiveFlows.Count > 0 ? _freeReceiveFlows.Pop() : new ReceiveFlow(_options.WindowPacketsMax);
         flow.Reset(source, flowId, key, now);
         _receiveFlows.Add((source, flowId), flow);
