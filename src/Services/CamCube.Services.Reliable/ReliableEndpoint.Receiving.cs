@@ -216,9 +216,10 @@ public sealed partial class ReliableEndpoint
             _assemblyBytes += flow.Assembly is null ? 0 : length;
         }
 
-        if (flow.AssemblyLength != length || flow.AssembledBytes != offset || offset + fragment.Length > length)
+        if (flow.AssemblyLength != length || flow.AssembledBytes != offset || offset + fragment.Length > length || (offset != 0 && flow.Assembly is null))
         {
-            // A fragment that does not follow the one before (a sender that broke the format) drops the message.
+            // A fragment that does not follow the one before (a sender that broke the format) drops the message;
+            // so does one past the start of a message not under way (after the end of one already whole).
             ReturnAssembly(flow);
             flow.AssemblyLength = -1;
             return;
