@@ -61,4 +61,30 @@ public class FragmentAssemblerTests
         Assert.Null(Add(assembler, 6, 3, "def", id: 1));
         Assert.Equal("abcdef", Encoding.ASCII.GetString(Add(assembler, 6, 3, "def", id: 2)!));
     }
+
+    [Fact]
+    public void ValueIsNotWholeWhileAByteIsMissingWhenTheLastFragmentLiesOffTheChunkGrid()
+    {
+        // A broken sender: the last fragment (it ends at the length) starts at 1, the chunks are 2 bytes.
+        // Their bytes add up to the length (5 + 2) while byte 0 never came.
+        var assembler = new FragmentAssembler<int>(1024);
+        Assert.Null(Add(assembler, 6, 1, "bcdef"));
+
+        Assert.Null(Add(assembler, 6, 2, "cd"));
+
+        Assert.Equal(1, assembler.PartialCount);
+    }
+
+    [Fact]
+    public void FragmentOutsideTheValueIsDroppedWithoutThrowingWhenItsOffsetIsOnItsOwnGrid()
+    {
+        // 4 bytes at 4 of a 6-byte value, and 3 bytes at -3: each offset is a multiple of its length.
+        var assembler = new FragmentAssembler<int>(1024);
+
+        Assert.Null(Add(assembler, 6, 4, "cdef"));
+        Assert.Null(Add(assembler, 6, -3, "xyz"));
+
+        Assert.Null(Add(assembler, 6, 0, "abc"));
+        Assert.Equal("abcdef", Encoding.ASCII.GetString(Add(assembler, 6, 3, "def")!));
+    }
 }
