@@ -1,3 +1,6 @@
+using CamCube.Testing;
+using CamCube.Transport.Faults;
+
 namespace CamCube.Services.Reliable.Tests;
 
 public sealed class ReassemblyBoundTests
@@ -45,5 +48,29 @@ public sealed class ReassemblyBoundTests
         Assert.Equal(ReliableFailure.ReceiverFull, error.Reason);
         Assert.Single(cube.InboxOf(s_receiver).Messages);
         Assert.Equal(0, cube.EndpointOf(s_receiver).ReassemblingBytes);
+    }
+
+    [Fact]
+    public async Task MessageDeliveredJustBeforeARefusedOneCompletesWhenItsPacketArrivedAfterTheRefusedOnesFirstPacket()
+    {
+        // The one-packet message is held back on its way in, so the large one's first packet waits
+        // for it; when it comes, it is delivered and the large one refused at once, with no
+        // acknowledgement between: the refusal must say the first message arrived.
+        var delayed = new FaultOptions { Delay = TimeSpan.FromMicroseconds(1) };
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 24, Faults = delayed }, new ReliableOptions { ReassemblyBytesMax = 100_000 });
+        var sender = cube.EndpointOf(s_sender);
+        var faults = ((SimulatedCube)cube.Cube).FaultsAt(s_receiver)!;
+        faults.Faults = delayed with { ReorderProbability = 1, ReorderDelay = TimeSpan.FromMilliseconds(1) };
+
+        var small = sender.SendAsync(s_receiver, new byte[] { 1, 2, 3 });
+        var large = sender.SendAsync(s_receiver, new byte[200_000]);
+        Assert.True(cube.Cube.RunUntil(() => faults.FramesReordered >= 1, TimeSpan.FromSeconds(1)));
+        faults.Faults = delayed;
+        Assert.True(cube.Cube.RunUntil(() => small.IsCompleted && large.IsCompleted, TimeSpan.FromSeconds(5)));
+
+        Assert.Equal(new byte[] { 1, 2, 3 }, Assert.Single(cube.InboxOf(s_receiver).Messages).Body);
+        await small;
+        var error = await Assert.ThrowsAsync<ReliableTransferException>(() => large);
+        Assert.Equal(ReliableFailure.ReceiverFull, error.Reason);
     }
 }

@@ -130,6 +130,11 @@ public sealed partial class ReliableEndpoint
             return;
         }
 
+        // The refusal names the refused message's first packet: every packet below it arrived, so the
+        // messages before it are delivered (their acknowledgement may not have come) and complete.
+        var before = flow.MessageCount;
+        flow.OnAck(_node.TimeProvider.GetTimestamp(), ReliableWire.Sequence(payload), unchecked(flow.FirstUnacked - 1), default);
+        _queuedMessages -= before - flow.MessageCount;
         FailFlow(flow, ReliableFailure.ReceiverFull, $"Server {source} refused the message: the messages it reassembles already hold its limit of bytes (ReassemblyBytesMax).");
     }
 

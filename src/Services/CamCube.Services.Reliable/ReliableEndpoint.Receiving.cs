@@ -80,7 +80,7 @@ public sealed partial class ReliableEndpoint
         if (flow.Refused)
         {
             // The flow was refused and ended: a late or duplicated packet of it must not open it again.
-            SendControl(source, ReliablePacketKind.Refused, flowId, sequence, default);
+            SendControl(source, ReliablePacketKind.Refused, flowId, flow.Expected, default);
             return false;
         }
 
@@ -134,7 +134,8 @@ public sealed partial class ReliableEndpoint
             // A message the receiver has no memory for: the flow's packets are dropped, and its sender told why.
             // Its entry stays, holding nothing, until it is idle, so that a later copy of its first packet
             // (its first unacknowledged still 0) cannot open it afresh and deliver its first messages again.
-            SendControl(source, ReliablePacketKind.Refused, flowId, sequence, default);
+            // The refusal names the refused message's first packet: every one below it arrived.
+            SendControl(source, ReliablePacketKind.Refused, flowId, flow.Expected, default);
             ForgetReceiveFlow(flow);
             return kept;
         }
