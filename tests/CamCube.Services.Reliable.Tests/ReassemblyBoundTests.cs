@@ -73,4 +73,24 @@ public sealed class ReassemblyBoundTests
         var error = await Assert.ThrowsAsync<ReliableTransferException>(() => large);
         Assert.Equal(ReliableFailure.ReceiverFull, error.Reason);
     }
+
+    [Fact]
+    public async Task SendFailsWithMessageTooLargeWhenTheMessageIsOverTheReceiversLimitThoughWithinTheSenders()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 25 }, server => server == s_receiver ? new ReliableOptions { MessageBytesMax = 50_000 } : null);
+        var sender = cube.EndpointOf(s_sender);
+
+        var tooLarge = sender.SendAsync(s_receiver, new byte[100_000]);
+        Assert.True(cube.Cube.RunUntil(() => tooLarge.IsCompleted, TimeSpan.FromSeconds(5)));
+
+        var error = await Assert.ThrowsAsync<ReliableTransferException>(() => tooLarge);
+        Assert.Equal(ReliableFailure.MessageTooLarge, error.Reason);
+        Assert.Empty(cube.InboxOf(s_receiver).Messages);
+
+        var fits = ReliableCube.Payload(25, 0, 40_000);
+        var sent = sender.SendAsync(s_receiver, fits);
+        Assert.True(cube.Cube.RunUntil(() => sent.IsCompleted, TimeSpan.FromSeconds(5)));
+        await sent;
+        Assert.Equal(fits, Assert.Single(cube.InboxOf(s_receiver).Messages).Body);
+    }
 }

@@ -11,7 +11,13 @@ internal sealed class ReliableCube
     private readonly Dictionary<Coordinate, Inbox> _inboxes = [];
     private readonly List<Inbox> _everyInbox = [];
 
-    private ReliableCube(ReliableOptions? options) => Options = options;
+    private readonly Func<Coordinate, ReliableOptions?>? _optionsOf;
+
+    private ReliableCube(ReliableOptions? options, Func<Coordinate, ReliableOptions?>? optionsOf = null)
+    {
+        Options = options;
+        _optionsOf = optionsOf;
+    }
 
     public ITestCube Cube { get; private set; } = null!;
 
@@ -27,6 +33,14 @@ internal sealed class ReliableCube
     public static ReliableCube Simulated(TorusShape shape, SimulatedCubeOptions simulation, ReliableOptions? options = null)
     {
         var cube = new ReliableCube(options);
+        cube.Cube = SimulatedCube.Start(shape, cube.Configure, simulation);
+        return cube;
+    }
+
+    /// <summary>A simulated cube whose servers' endpoints have settings of their own.</summary>
+    public static ReliableCube Simulated(TorusShape shape, SimulatedCubeOptions simulation, Func<Coordinate, ReliableOptions?> optionsOf)
+    {
+        var cube = new ReliableCube(null, optionsOf);
         cube.Cube = SimulatedCube.Start(shape, cube.Configure, simulation);
         return cube;
     }
@@ -60,7 +74,7 @@ internal sealed class ReliableCube
         _inboxes[node.Self] = inbox;
         _everyInbox.Add(inbox);
         ReliableService? service = null;
-        service = new ReliableService(ServiceId, "reliable", inbox.Record, (in ExchangeRequest request) => inbox.Answer(service!.Endpoint, request), Options);
+        service = new ReliableService(ServiceId, "reliable", inbox.Record, (in ExchangeRequest request) => inbox.Answer(service!.Endpoint, request), _optionsOf is null ? Options : _optionsOf(node.Self));
         node.Register(service);
     }
 }

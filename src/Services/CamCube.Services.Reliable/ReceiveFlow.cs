@@ -38,8 +38,11 @@ internal sealed class ReceiveFlow
     /// <summary>Gets or sets the length of the message being reassembled.</summary>
     public int AssemblyLength { get; set; }
 
-    /// <summary>Gets or sets whether a message of the flow was refused for want of reassembly memory: the flow's packets are dropped once its packet is consumed, and every later packet of it is answered Refused until the flow is idle.</summary>
+    /// <summary>Gets or sets whether a message of the flow was refused (over the limit of a message, or for want of reassembly memory): the flow's packets are dropped once its packet is consumed, and every later packet of it is answered Refused until the flow is idle.</summary>
     public bool Refused { get; set; }
+
+    /// <summary>Gets or sets whether the refused message was longer than the receiver's limit of a message (else its reassembly memory was full).</summary>
+    public bool RefusedTooLarge { get; set; }
 
     /// <summary>Gets or sets whether the flow is to a key this server was not the root of when its first packet came: it was answered NotRoot, holds nothing, and every later packet of it is answered NotRoot until it is idle.</summary>
     public bool NotRoot { get; set; }
@@ -59,6 +62,7 @@ internal sealed class ReceiveFlow
         AssembledBytes = 0;
         AssemblyLength = 0;
         Refused = false;
+        RefusedTooLarge = false;
         NotRoot = false;
     }
 

@@ -135,6 +135,12 @@ public sealed partial class ReliableEndpoint
         var before = flow.MessageCount;
         flow.OnAck(_node.TimeProvider.GetTimestamp(), ReliableWire.Sequence(payload), unchecked(flow.FirstUnacked - 1), default);
         _queuedMessages -= before - flow.MessageCount;
+        if ((payload[ReliableWire.FlagsOffset] & ReliableWire.TooLargeFlag) != 0)
+        {
+            FailFlow(flow, ReliableFailure.MessageTooLarge, $"Server {source} refused the message: it is longer than its limit of a message (MessageBytesMax).");
+            return;
+        }
+
         FailFlow(flow, ReliableFailure.ReceiverFull, $"Server {source} refused the message: the messages it reassembles already hold its limit of bytes (ReassemblyBytesMax).");
     }
 

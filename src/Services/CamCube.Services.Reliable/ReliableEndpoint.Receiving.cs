@@ -80,7 +80,7 @@ public sealed partial class ReliableEndpoint
         if (flow.Refused)
         {
             // The flow was refused and ended: a late or duplicated packet of it must not open it again.
-            SendControl(source, ReliablePacketKind.Refused, flowId, flow.Expected, default);
+            SendControl(source, ReliablePacketKind.Refused, flowId, flow.Expected, default, RefusalFlags(flow));
             return false;
         }
 
@@ -135,7 +135,7 @@ public sealed partial class ReliableEndpoint
             // Its entry stays, holding nothing, until it is idle, so that a later copy of its first packet
             // (its first unacknowledged still 0) cannot open it afresh and deliver its first messages again.
             // The refusal names the refused message's first packet: every one below it arrived.
-            SendControl(source, ReliablePacketKind.Refused, flowId, flow.Expected, default);
+            SendControl(source, ReliablePacketKind.Refused, flowId, flow.Expected, default, RefusalFlags(flow));
             ForgetReceiveFlow(flow);
             return kept;
         }
@@ -198,8 +198,11 @@ public sealed partial class ReliableEndpoint
             ReturnAssembly(flow);
             if (length > _options.MessageBytesMax)
             {
+                // Refused, as for want of memory: a message dropped here would be acknowledged, and its send would complete.
                 Log.MessageOverLimit(_node.Logger, flow.FlowId, flow.Source, length, _options.MessageBytesMax);
                 flow.AssemblyLength = -1;
+                flow.Refused = true;
+                flow.RefusedTooLarge = true;
                 return;
             }
 
@@ -292,11 +295,13 @@ public sealed partial class ReliableEndpoint
         _node.RouteToServer(packet, flow.Source);
     }
 
-    private void SendControl(Coordinate destination, ReliablePacketKind kind, ulong flowId, uint sequence, Coordinate root)
+    private static byte RefusalFlags(ReceiveFlow flow) => flow.RefusedTooLarge ? ReliableWire.TooLargeFlag : (byte)0;
+
+    private void SendControl(Coordinate destination, ReliablePacketKind kind, ulong flowId, uint sequence, Coordinate root, byte flags = 0)
     {
         var packet = _node.CreatePacket();
         var payload = packet.PayloadArea;
-        ReliableWire.WritePrefix(payload, _tag, kind, 0, flowId, sequence);
+        ReliableWire.WritePrefix(payload, _tag, kind, flags, flowId, sequence);
         ReliableWire.WriteCoordinate(payload, ReliableWire.RootOffset, root);
         packet.PayloadLength = ReliableWire.NotRootBytes;
         _node.RouteToServer(packet, destination);

@@ -28,6 +28,9 @@ internal static class ReliableWire
     /// <summary>Flag bit: the flow is addressed to a key (its key coordinate is in the data header).</summary>
     public const byte KeyFlowFlag = 1;
 
+    /// <summary>Flag bit of a refusal: the message is longer than the receiver's <see cref="ReliableOptions.MessageBytesMax"/> (else its reassembly memory is full).</summary>
+    public const byte TooLargeFlag = 1;
+
     /// <summary>
     /// Flag bit of a request: the requester knows no life of the server, and the sequence field holds
     /// the microseconds since the request's first copy left instead (a request older than the
