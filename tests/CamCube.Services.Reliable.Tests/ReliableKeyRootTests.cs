@@ -108,4 +108,30 @@ public sealed class ReliableKeyRootTests
         Assert.Single(cube.InboxOf(s_home).Messages);
         Assert.Equal(1, cube.Cube.LiveNodes.Sum(n => cube.InboxOf(n.Self).Messages.Count));
     }
+
+    [Fact]
+    public async Task NextMessageToAKeyGoesToTheNewRootWhenTheRootChangedAfterTheFlowsLastMessage()
+    {
+        // The first message goes to the stand-in root while the home server is down. The home server
+        // comes back and every view knows it; the next message, sent on the same (idle, not yet
+        // retired) flow, begins after the root changed and must go to the home server.
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 16 });
+        cube.Cube.Kill(s_home);
+        Assert.True(cube.Cube.RunUntil(cube.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        var standIn = cube.Cube.TrueRoot(s_key);
+        var first = cube.EndpointOf(s_sender).SendAsync(s_key, ReliableCube.Payload(16, 0, 100));
+        Assert.True(cube.Cube.RunUntil(() => first.IsCompleted, TimeSpan.FromSeconds(1)));
+        await first;
+        Assert.Single(cube.InboxOf(standIn).Messages);
+
+        cube.Cube.Restart(s_home);
+        Assert.True(cube.Cube.RunUntil(cube.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        Assert.Equal(s_home, cube.Cube.TrueRoot(s_key));
+        var second = cube.EndpointOf(s_sender).SendAsync(s_key, ReliableCube.Payload(16, 1, 20_000));
+        Assert.True(cube.Cube.RunUntil(() => second.IsCompleted, TimeSpan.FromSeconds(1)));
+
+        await second;
+        Assert.Equal(ReliableCube.Payload(16, 1, 20_000), Assert.Single(cube.InboxOf(s_home).Messages).Body);
+        Assert.Single(cube.InboxOf(standIn).Messages);
+    }
 }

@@ -24,6 +24,11 @@ public sealed partial class ReliableEndpoint
         {
             var index = (_nextFlowToPoll + i) % count;
             var flow = _active[index];
+            if (flow.Key is not null && !flow.HasBegun)
+            {
+                FollowRoot(flow);
+            }
+
             if (!flow.HasPacketToSend || (_node.GetNextHops(flow.Server) & bit) == 0)
             {
                 continue;
@@ -207,6 +212,11 @@ public sealed partial class ReliableEndpoint
         for (var i = 0; i < _active.Count; i++)
         {
             var flow = _active[i];
+            if (flow.Key is not null && !flow.HasBegun)
+            {
+                FollowRoot(flow);
+            }
+
             if (flow.Server != _node.Self || flow.InFlight != 0)
             {
                 continue;
@@ -226,6 +236,21 @@ public sealed partial class ReliableEndpoint
                 _active.RemoveAt(i--);
                 ScheduleTimer(flow.LastProgress + (_receiveIdleTicks / 2));
             }
+        }
+    }
+
+    /// <summary>
+    /// A flow to a key with no message begun (the next one begins now) that has carried messages to
+    /// its server goes on to the key's root in this server's view, if that changed: under a new id, so
+    /// the new root checks it is the root at the flow's first packet. Earlier messages are all
+    /// acknowledged, so order holds. A flow not yet acknowledged went where this view or a NotRoot
+    /// answer named, and stays.
+    /// </summary>
+    private void FollowRoot(SendFlow flow)
+    {
+        if (flow.InFlight == 0 && (flow.FirstUnacked != 0 || flow.Server == _node.Self) && _node.GetRoot(flow.Key!.Value) is var root && root != flow.Server)
+        {
+            MoveFlow(flow, root, unsure: null);
         }
     }
 }

@@ -275,6 +275,10 @@ public sealed partial class ReliableEndpoint
         {
             // An idle flow's progress is measured from its next message, not from its last acknowledgement.
             flow.LastProgress = _node.TimeProvider.GetTimestamp();
+            if (flow.Key is not null)
+            {
+                FollowRoot(flow);
+            }
         }
 
         flow.Enqueue(message);

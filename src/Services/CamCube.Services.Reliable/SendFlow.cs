@@ -60,6 +60,9 @@ internal sealed class SendFlow
     /// <summary>Gets how many messages are queued or in flight.</summary>
     public int MessageCount => _waiting.Count + _begun.Count;
 
+    /// <summary>Gets whether a message has begun (a packet of it was sent) and is not yet wholly acknowledged.</summary>
+    public bool HasBegun => _begun.Count > 0;
+
     /// <summary>Gets whether a packet can be sent now: one deemed lost, or a new one within the window.</summary>
     public bool HasPacketToSend => _lostCount > 0 || (InFlight < WindowPackets && HasNewFragment);
 
