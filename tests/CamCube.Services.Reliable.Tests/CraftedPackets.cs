@@ -37,4 +37,24 @@ internal static class CraftedPackets
 
         return kept;
     }
+
+    /// <summary>Hands <paramref name="to"/>'s endpoint a first copy of a one-packet request <paramref name="exchangeId"/> from <paramref name="from"/>, of a requester that knows no life of it.</summary>
+    public static void DeliverRequest(ReliableCube cube, Coordinate from, Coordinate to, ulong exchangeId, KeyCoordinate? key, ReadOnlySpan<byte> body)
+    {
+        var packet = cube.Cube.Pool.Rent();
+        packet.WriteHeader(ReliableCube.ServiceId, DestinationKind.Server, 16, from, KeyCoordinate.At(to, 0));
+        var payload = packet.PayloadArea;
+        var endpoint = cube.EndpointOf(to);
+        var flags = (byte)(ReliableWire.AgeFlag | (key is null ? 0 : ReliableWire.KeyFlowFlag));
+        ReliableWire.WritePrefix(payload, endpoint.Options.PacketTag, ReliablePacketKind.Request, flags, exchangeId, 0);
+        payload[ReliableWire.CopyOffset] = 1;
+        ReliableWire.UInt64(payload, ReliableWire.OldestOpenOffset, exchangeId);
+        (key ?? default).Write(payload[ReliableWire.RequestKeyOffset..]);
+        body.CopyTo(payload[ReliableWire.RequestHeaderBytes..]);
+        packet.PayloadLength = ReliableWire.RequestHeaderBytes + body.Length;
+        if (!endpoint.OnDeliver(packet))
+        {
+            packet.Release();
+        }
+    }
 }

@@ -72,18 +72,28 @@ public sealed partial class ReliableEndpoint
             return;
         }
 
+        KeyCoordinate? key = (payload[ReliableWire.FlagsOffset] & ReliableWire.KeyFlowFlag) != 0 ? KeyCoordinate.Read(payload[ReliableWire.RequestKeyOffset..]) : null;
+        if (key is { } named && !_node.Shape.Contains(named.Home))
+        {
+            // A key no server of this cube can be the root of (a requester that broke the format).
+            return;
+        }
+
         var source = packet.Source;
         var id = ReliableWire.FlowId(payload);
         var now = _node.TimeProvider.GetTimestamp();
         var table = AnswersOf(source, id, now);
         table.Forget(Math.Min(ReliableWire.UInt64(payload, ReliableWire.OldestOpenOffset), id), _scratchIds, _freeAnswers);
-        KeyCoordinate? key = (payload[ReliableWire.FlagsOffset] & ReliableWire.KeyFlowFlag) != 0 ? KeyCoordinate.Read(payload[ReliableWire.RequestKeyOffset..]) : null;
         if (table.Entries.TryGetValue(id, out var entry))
         {
             DuplicateRequests++;
             if (entry.Refused)
             {
-                SendControl(source, ReliablePacketKind.NotRoot, id, Life, _node.GetRoot(key!.Value));
+                if (key is { } refusedKey)
+                {
+                    SendControl(source, ReliablePacketKind.NotRoot, id, Life, _node.GetRoot(refusedKey));
+                }
+
                 return;
             }
 

@@ -162,6 +162,12 @@ public sealed partial class ReliableEndpoint
         if ((payload[ReliableWire.FlagsOffset] & ReliableWire.KeyFlowFlag) != 0)
         {
             key = KeyCoordinate.Read(payload[ReliableWire.KeyOffset..]);
+            if (!_node.Shape.Contains(key.Value.Home))
+            {
+                // A key no server of this cube can be the root of (a sender that broke the format).
+                return null;
+            }
+
             var root = _node.GetRoot(key.Value);
             if (root != _node.Self)
             {
