@@ -87,4 +87,16 @@ public class FragmentAssemblerTests
         Assert.Null(Add(assembler, 6, 0, "abc"));
         Assert.Equal("abcdef", Encoding.ASCII.GetString(Add(assembler, 6, 3, "def")!));
     }
+
+    [Fact]
+    public void FragmentOfAValueOfNegativeLengthIsDroppedWithoutThrowing()
+    {
+        var assembler = new FragmentAssembler<int>(1024);
+
+        Assert.Null(Add(assembler, -6, 0, "abc"));
+
+        Assert.Equal(1, assembler.Dropped);
+        Assert.Equal(0, assembler.PartialCount);
+        Assert.Equal(0, assembler.BytesHeld);
+    }
 }

@@ -29,7 +29,7 @@ public sealed class FragmentAssembler<TId>
     /// <summary>Gets the bytes held in partial values now.</summary>
     public long BytesHeld { get; private set; }
 
-    /// <summary>Gets how many fragments or partial values were dropped: over the bound, of another length than the value under way, or out of time.</summary>
+    /// <summary>Gets how many fragments or partial values were dropped: outside their value, over the bound, of another length than the value under way, or out of time.</summary>
     public long Dropped { get; private set; }
 
     /// <summary>Gets how many values are partly here.</summary>
@@ -44,6 +44,13 @@ public sealed class FragmentAssembler<TId>
     /// <returns>The whole value once every byte arrived (a new array, the caller's); else null.</returns>
     public byte[]? Add(TId id, int total, int offset, ReadOnlySpan<byte> chunk, long now)
     {
+        if (total < 0 || offset < 0 || (long)offset + chunk.Length > total)
+        {
+            // Bytes outside the value (a sender that broke the format): nothing to put anywhere.
+            Dropped++;
+            return null;
+        }
+
         if (offset == 0 && chunk.Length == total)
         {
             return chunk.ToArray();
