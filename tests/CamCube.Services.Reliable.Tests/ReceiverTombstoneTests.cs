@@ -32,6 +32,11 @@ public sealed class ReceiverTombstoneTests
         Assert.Equal(first, received.Body);
         Assert.Equal(0, endpoint.HeldPackets);
         Assert.Equal(0, endpoint.ReassemblingBytes);
+
+        // The ended flow is kept only until it is idle.
+        Assert.Equal(1, endpoint.ReceiveFlowCount);
+        cube.Cube.RunFor(endpoint.Options.ReceiveFlowIdleTimeout + TimeSpan.FromSeconds(1));
+        Assert.Equal(0, endpoint.ReceiveFlowCount);
     }
 
     [Fact]
@@ -62,5 +67,8 @@ public sealed class ReceiverTombstoneTests
         cube.Cube.RunFor(TimeSpan.FromMilliseconds(10));
 
         Assert.Empty(cube.InboxOf(standIn).Messages);
+        Assert.Equal(1, cube.EndpointOf(standIn).ReceiveFlowCount);
+        cube.Cube.RunFor(cube.EndpointOf(standIn).Options.ReceiveFlowIdleTimeout + TimeSpan.FromSeconds(1));
+        Assert.Equal(0, cube.EndpointOf(standIn).ReceiveFlowCount);
     }
 }

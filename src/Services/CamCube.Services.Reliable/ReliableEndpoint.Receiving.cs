@@ -11,6 +11,9 @@ public sealed partial class ReliableEndpoint
     /// <summary>Gets the bytes of messages being reassembled now, over all flows (at most <see cref="ReliableOptions.ReassemblyBytesMax"/>).</summary>
     public long ReassemblingBytes => _assemblyBytes;
 
+    /// <summary>Gets how many receive flows this endpoint keeps, open or ended (for tests).</summary>
+    internal int ReceiveFlowCount => _receiveFlows.Count;
+
     /// <summary>
     /// Takes one of the endpoint's packets delivered to the owner (<see cref="IsEndpointPacket"/> is
     /// true): data is acknowledged and, once in order, reassembled and handed to the handler;
