@@ -134,6 +134,12 @@ public sealed partial class ReliableEndpoint
         }
 
         _timerDue = long.MaxValue;
+        if (_localOnTimer)
+        {
+            _localOnTimer = false;
+            DeliverLocally();
+        }
+
         var now = _node.TimeProvider.GetTimestamp();
         var next = long.MaxValue;
         var poll = false;

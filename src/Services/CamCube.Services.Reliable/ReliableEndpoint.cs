@@ -52,6 +52,7 @@ public sealed partial class ReliableEndpoint
     private int _nextFlowToPoll;
     private long _timerDue = long.MaxValue;
     private bool _localPosted;
+    private bool _localOnTimer;
     private bool _stopped;
 
     /// <summary>Creates an endpoint for the service <paramref name="serviceId"/> on <paramref name="node"/>.</summary>
@@ -364,6 +365,12 @@ public sealed partial class ReliableEndpoint
             if (!_localPosted)
             {
                 _localPosted = _node.TryPost(static state => ((ReliableEndpoint)state!).DeliverLocally(), this);
+                if (!_localPosted)
+                {
+                    // The service's mailbox is full: the endpoint's timer, which does not go through it, delivers instead.
+                    _localOnTimer = true;
+                    ScheduleTimer(_node.TimeProvider.GetTimestamp());
+                }
             }
 
             return;
