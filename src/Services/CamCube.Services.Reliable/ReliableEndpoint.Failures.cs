@@ -6,7 +6,7 @@ public sealed partial class ReliableEndpoint
     /// <summary>
     /// A server became unreachable or reachable again: flows to an unreachable server fail with
     /// <see cref="ReliableFailure.PeerUnreachable"/>; flows to a key whose root it was move to the
-    /// new root. Call from the owner's <see cref="IService.OnServerReachabilityChanged"/>.
+    /// new root; idle flows to it are retired. Call from the owner's <see cref="IService.OnServerReachabilityChanged"/>.
     /// </summary>
     public void OnServerReachabilityChanged(Coordinate server, bool reachable)
     {
@@ -33,6 +33,25 @@ public sealed partial class ReliableEndpoint
             foreach (var flow in lost)
             {
                 PeerLost(flow, $"Server {server} became unreachable.");
+            }
+        }
+
+        // An idle flow to it is retired: the server may come back with no memory of the flow (it
+        // restarted), and the next message there must start a flow afresh rather than be reset.
+        List<SendFlow>? idle = null;
+        foreach (var flow in _flowsById.Values)
+        {
+            if (flow.Server == server && flow.MessageCount == 0)
+            {
+                (idle ??= []).Add(flow);
+            }
+        }
+
+        if (idle is not null)
+        {
+            foreach (var flow in idle)
+            {
+                Retire(flow);
             }
         }
     }
