@@ -192,6 +192,7 @@ public sealed partial class ReliableEndpoint
         flow.FlowId = NextFlowId();
         flow.Server = root;
         flow.Probing = flow.Key is not null;
+        flow.Carried = false;
         flow.LastProgress = _node.TimeProvider.GetTimestamp();
         _flowsById.Add(flow.FlowId, flow);
         if (flow.MessageCount > 0)

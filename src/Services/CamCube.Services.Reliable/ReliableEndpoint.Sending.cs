@@ -94,6 +94,7 @@ public sealed partial class ReliableEndpoint
         if (flow.OnAck(now, ReliableWire.UInt32(payload, ReliableWire.CumulativeOffset), ReliableWire.Sequence(payload), blocks[..(blockCount * 2)]))
         {
             // RFC 6298 5.2 and 5.3: all acknowledged stops the timer; progress restarts it.
+            flow.Carried = true;
             flow.RetransmitDeadline = flow.InFlight == 0 ? 0 : now + flow.Rto.TimeoutTicks;
             if (flow.RetransmitDeadline != 0)
             {
@@ -233,6 +234,7 @@ public sealed partial class ReliableEndpoint
                 _queuedMessages--;
                 Deliver(new ReliableMessage(_node.Self, flow.FlowId, flow.Key, message.Body.Span));
                 message.Complete();
+                flow.Carried = true;
             }
 
             if (flow.MessageCount == 0)
@@ -249,12 +251,12 @@ public sealed partial class ReliableEndpoint
     /// A flow to a key with no message begun (the next one begins now) that has carried messages to
     /// its server goes on to the key's root in this server's view, if that changed: under a new id, so
     /// the new root checks it is the root at the flow's first packet. Earlier messages are all
-    /// acknowledged, so order holds. A flow not yet acknowledged went where this view or a NotRoot
-    /// answer named, and stays.
+    /// acknowledged, so order holds. A flow that has carried nothing yet went where this view or a
+    /// NotRoot answer named, and stays (so that two views that differ do not send it back and forth).
     /// </summary>
     private void FollowRoot(SendFlow flow)
     {
-        if (flow.InFlight == 0 && (flow.FirstUnacked != 0 || flow.Server == _node.Self) && _node.GetRoot(flow.Key!.Value) is var root && root != flow.Server)
+        if (flow.InFlight == 0 && flow.Carried && _node.GetRoot(flow.Key!.Value) is var root && root != flow.Server)
         {
             MoveFlow(flow, root, unsure: null);
         }

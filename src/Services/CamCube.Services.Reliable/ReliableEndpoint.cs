@@ -301,6 +301,7 @@ public sealed partial class ReliableEndpoint
         flow.Key = key;
         flow.Server = key is { } root ? _node.GetRoot(root) : server;
         flow.Probing = key is not null;
+        flow.Carried = false;
         flow.FlowId = NextFlowId();
         flow.LastProgress = _node.TimeProvider.GetTimestamp();
         flow.Rto.Reset();

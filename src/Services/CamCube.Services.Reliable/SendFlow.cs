@@ -60,6 +60,9 @@ internal sealed class SendFlow
     /// <summary>Gets how many messages are queued or in flight.</summary>
     public int MessageCount => _waiting.Count + _begun.Count;
 
+    /// <summary>Gets or sets whether the flow has carried a message to its current server (acknowledged, or delivered here): only then may it follow the key's root elsewhere.</summary>
+    public bool Carried { get; set; }
+
     /// <summary>Gets whether a message has begun (a packet of it was sent) and is not yet wholly acknowledged.</summary>
     public bool HasBegun => _begun.Count > 0;
 
