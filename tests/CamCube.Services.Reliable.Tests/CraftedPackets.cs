@@ -57,4 +57,21 @@ internal static class CraftedPackets
             packet.Release();
         }
     }
+
+    /// <summary>Hands <paramref name="to"/>'s endpoint a reply from <paramref name="from"/> to exchange <paramref name="exchangeId"/>, naming the responder's life <paramref name="life"/>.</summary>
+    public static void DeliverReply(ReliableCube cube, Coordinate from, Coordinate to, ulong exchangeId, uint life, ReadOnlySpan<byte> body)
+    {
+        var packet = cube.Cube.Pool.Rent();
+        packet.WriteHeader(ReliableCube.ServiceId, DestinationKind.Server, 16, from, KeyCoordinate.At(to, 0));
+        var payload = packet.PayloadArea;
+        var endpoint = cube.EndpointOf(to);
+        ReliableWire.WritePrefix(payload, endpoint.Options.PacketTag, ReliablePacketKind.Reply, 0, exchangeId, life);
+        payload[ReliableWire.CopyOffset] = 1;
+        body.CopyTo(payload[ReliableWire.ReplyHeaderBytes..]);
+        packet.PayloadLength = ReliableWire.ReplyHeaderBytes + body.Length;
+        if (!endpoint.OnDeliver(packet))
+        {
+            packet.Release();
+        }
+    }
 }

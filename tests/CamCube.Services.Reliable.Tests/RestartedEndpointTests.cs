@@ -60,4 +60,31 @@ public sealed class RestartedEndpointTests
         Assert.Null(next.Error);
         Assert.Equal(new byte[] { 5, 4 }, next.Reply);
     }
+
+    [Fact]
+    public void LateCopyOfAReplyFromTheRespondersEarlierLifeDoesNotMakeTheNextRequestFailAfterTheAskerSawItRestart()
+    {
+        var cube = ReliableCube.Simulated(s_shape, new SimulatedCubeOptions { Seed = 5 });
+        var asker = cube.EndpointOf(s_asker);
+        var first = new ExchangeOutcome();
+        Assert.Null(asker.Request(s_responder, [1, 2], ExchangeOutcome.Completion, first, out var firstId));
+        Assert.True(cube.Cube.RunUntil(() => first.Ended, TimeSpan.FromSeconds(1)));
+        var earlierLife = cube.EndpointOf(s_responder).LifeNumber;
+
+        // The asker sees the responder go and come back: it knows no life of it now.
+        cube.Cube.Kill(s_responder);
+        Assert.True(cube.Cube.RunUntil(() => !cube.Cube[s_asker].Reachability.IsReachable(s_responder), TimeSpan.FromSeconds(5)));
+        cube.Cube.Restart(s_responder);
+        Assert.True(cube.Cube.RunUntil(cube.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        Assert.NotEqual(earlierLife, cube.EndpointOf(s_responder).LifeNumber);
+
+        // A copy of the first reply (duplicated by the network, held back) arrives now.
+        CraftedPackets.DeliverReply(cube, s_responder, s_asker, firstId, earlierLife, [2, 1]);
+
+        var next = ExchangeOutcome.Ask(asker, s_responder, [3, 4]);
+        Assert.True(cube.Cube.RunUntil(() => next.Ended, TimeSpan.FromSeconds(1)));
+        Assert.Null(next.Error);
+        Assert.Equal(new byte[] { 4, 3 }, next.Reply);
+        Assert.Equal(1, first.Calls);
+    }
 }

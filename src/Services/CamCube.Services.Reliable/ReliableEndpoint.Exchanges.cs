@@ -180,11 +180,13 @@ public sealed partial class ReliableEndpoint
     {
         var payload = packet.Payload;
         var id = ReliableWire.FlowId(payload);
-        NoteLife(packet.Source, payload);
         if (!_openExchanges.TryGetValue(id, out var exchange) || packet.Source != exchange.Peer)
         {
+            // A late copy of an answer (perhaps of an earlier life of the server) tells no life worth keeping.
             return;
         }
+
+        NoteLife(packet.Source, payload);
 
         var now = _node.TimeProvider.GetTimestamp();
         if (busy)

@@ -342,6 +342,9 @@ public sealed partial class ReliableEndpoint
     /// <summary>For tests: as if ids up to <paramref name="lastNumber"/> of the counter had been drawn, so that a test reaches the counter's wrap.</summary>
     internal void SkipIdsUpTo(uint lastNumber) => _lastFlowNumber = lastNumber;
 
+    /// <summary>Gets this life of the endpoint, as its answers carry it (for tests).</summary>
+    internal uint LifeNumber => _life;
+
     /// <summary>Gets this life of the endpoint, as its exchanges' answers tell it (the upper half of its first ids; fixed for the life, while the ids' upper half moves on at each wrap of their counter).</summary>
     private uint Life => _life;
 
