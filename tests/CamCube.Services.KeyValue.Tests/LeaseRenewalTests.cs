@@ -168,6 +168,44 @@ public sealed class LeaseRenewalTests
     }
 
     /// <summary>
+    /// As above, the old primary promises a newer ballot and the third server refuses the newer
+    /// primary (played by the test) under the old primary's renewals; the third server dies right
+    /// after its answer tells the old primary of the contested key, so the renewal that gives the
+    /// key up fails and the key waits to be given up to a server that is gone. Once the view drops
+    /// the dead server from the key's set and the renewals went unused for the idle time, the old
+    /// primary sends no more renewals (before, it kept the dead server and sent it a failing
+    /// renewal every third of a lease for ever).
+    /// </summary>
+    [Fact]
+    public async Task PrimaryStopsRenewingWithAReplicaThatDiedWhileAKeyWaitedToBeGivenUpToItOnceItIsOutOfTheKeysSet()
+    {
+        var options = s_options with { LeaseRenewalIdleTime = TimeSpan.FromSeconds(5) };
+        var store = StoreCube.StartSimulated(s_shape, new SimulatedCubeOptions { Seed = 3 }, options);
+        var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("before")));
+        store.Cube.RunFor(3 * options.ReadLease);
+        var prepare = new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = (put.Version >> 24) + 1 };
+        var newPrimary = s_servers[1];
+        var third = s_servers[2];
+        Assert.True((await store.Run(store[s_servers[0]], s => s.OnPrepareAsync(prepare, newPrimary))).Promised);
+        Assert.False((await store.Run(store[third], s => s.OnPrepareAsync(prepare, newPrimary))).Promised, "The third server promised at once: the renewals did not hold the lease.");
+
+        // The third server dies once its answer told the old primary of the contested key, as the renewal that gives the key up leaves.
+        var old = store[s_servers[0]];
+        var granted = store[third].Statistics.LeaseRenewalsGranted;
+        Assert.True(store.Cube.RunUntil(() => store[third].Statistics.LeaseRenewalsGranted > granted, options.ReadLease));
+        var sentBefore = old.Statistics.LeaseRenewalsSent;
+        Assert.True(store.Cube.RunUntil(() => old.Statistics.LeaseRenewalsSent > sentBefore, options.ReadLease));
+        Assert.Equal(0, store[third].Statistics.LeasesReleased);
+        Assert.True(store.Cube.Kill(third));
+        Assert.True(store.Cube.RunUntil(() => !store.Cube[s_servers[0]].Reachability.IsReachable(third), TimeSpan.FromSeconds(30)), "The old primary never saw the dead server go.");
+
+        store.Cube.RunFor(options.LeaseRenewalIdleTime + (2 * options.ReadLease));
+        var sent = old.Statistics.LeaseRenewalsSent;
+        store.Cube.RunFor(10 * options.ReadLease);
+        Assert.Equal(sent, old.Statistics.LeaseRenewalsSent);
+    }
+
+    /// <summary>
     /// The key's second server restarts (its disk kept) while the primary's lease on the key still
     /// runs; its new life knows no lease it granted before, and after its start lease it promises a
     /// newer primary (played by the test, whose other servers are taken as failed) and keeps its

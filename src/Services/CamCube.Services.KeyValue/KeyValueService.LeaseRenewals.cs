@@ -218,7 +218,7 @@ public sealed partial class KeyValueService
         var now = Now;
         foreach (var (server, renewal) in _renewalsHeld)
         {
-            if (now - renewal.LastUsed > _renewalIdleTicks && !renewal.HasReleases)
+            if (now - renewal.LastUsed > _renewalIdleTicks && !ReleasesReachItsSets(server, renewal))
             {
                 _renewalsHeld.Remove(server);
                 continue;
@@ -231,6 +231,25 @@ public sealed partial class KeyValueService
         {
             StopRenewals();
         }
+    }
+
+    /// <summary>
+    /// Whether a key waits to be given up to <paramref name="server"/> while the server is still in
+    /// the key's replica set. Once it is in none (it died, or left them), nothing is left to give up
+    /// there: a newer primary does not ask it, and what it granted ends with its run, a lease after
+    /// the last renewal it answered.
+    /// </summary>
+    private bool ReleasesReachItsSets(Coordinate server, HeldRenewal renewal)
+    {
+        foreach (var key in renewal.ReleasedKeys)
+        {
+            if (Array.IndexOf(ReplicaSet(Node.KeySpace.KeyCoordinateOf(Key.FromBytes(key))), server) >= 0)
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     private void Renew(Coordinate server, HeldRenewal renewal)

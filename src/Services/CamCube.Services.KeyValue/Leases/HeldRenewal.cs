@@ -32,6 +32,9 @@ internal sealed class HeldRenewal
     /// <summary>Gets whether keys wait to be given up.</summary>
     public bool HasReleases => _releasedKeys.Count > 0;
 
+    /// <summary>Gets the keys that wait to be given up.</summary>
+    public IReadOnlyList<byte[]> ReleasedKeys => _releasedKeys;
+
     /// <summary>Whether the run renews a key lease of the primary's that ends at <paramref name="leaseUntil"/>.</summary>
     public bool Covers(long leaseUntil) => Id != 0 && leaseUntil >= CoversFrom;
 
