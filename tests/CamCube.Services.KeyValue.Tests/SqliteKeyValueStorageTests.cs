@@ -176,6 +176,31 @@ public sealed class SqliteKeyValueStorageTests : KeyValueStorageContract
         Assert.Equal(4096, new FileInfo(path).Length);
     }
 
+    [Theory]
+    [InlineData("CREATE TABLE kv (name TEXT PRIMARY KEY, data TEXT)")]
+    [InlineData("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")]
+    public void DatabaseOfAnotherApplicationIsRefusedWithItsNameAndLeftAsItWas(string table)
+    {
+        var path = Path.Combine(_directory, "foreign.db");
+        using (var connection = new SqliteConnection($"Data Source={path};Pooling=False"))
+        {
+            connection.Open();
+            using var create = connection.CreateCommand();
+            create.CommandText = table;
+            create.ExecuteNonQuery();
+        }
+
+        var error = Assert.Throws<InvalidOperationException>(() => SqliteKeyValueStorage.Open(path));
+        Assert.Contains($"Key-value database '{path}' is not a database of this store", error.Message, StringComparison.Ordinal);
+        using var check = new SqliteConnection($"Data Source={path};Pooling=False;Mode=ReadOnly");
+        check.Open();
+        using var query = check.CreateCommand();
+        query.CommandText = "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name)";
+        Assert.Equal(table.Split(' ')[2], query.ExecuteScalar());
+        query.CommandText = "SELECT (SELECT user_version FROM pragma_user_version) || ',' || (SELECT journal_mode FROM pragma_journal_mode) || ',' || (SELECT COUNT(*) FROM pragma_table_info('kv') WHERE name = 'write_id')";
+        Assert.Equal("0,delete,0", query.ExecuteScalar());
+    }
+
     [Fact]
     public void DatabaseOfANewerSchemaIsRefused()
     {

@@ -113,14 +113,20 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
         try
         {
             writer.Open();
-            Execute(writer, "PRAGMA journal_mode = WAL");
-            Execute(writer, $"PRAGMA synchronous = {synchronous}");
+            // Checked before anything is written: another application's database is left as it was.
             var schema = Scalar(writer, "PRAGMA user_version");
             if (schema > SchemaVersion)
             {
                 throw new InvalidOperationException($"Key-value database '{path}' has schema {schema}; this version reads schema {SchemaVersion} and older.");
             }
 
+            if (ForeignTable(writer) is { } foreign)
+            {
+                throw new InvalidOperationException($"Key-value database '{path}' is not a database of this store: {foreign}.");
+            }
+
+            Execute(writer, "PRAGMA journal_mode = WAL");
+            Execute(writer, $"PRAGMA synchronous = {synchronous}");
             Execute(writer, "CREATE TABLE IF NOT EXISTS kv (key BLOB PRIMARY KEY NOT NULL, version INTEGER NOT NULL, value BLOB, write_id INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID");
             if (Scalar(writer, "SELECT COUNT(*) FROM pragma_table_info('kv') WHERE name = 'write_id'") == 0)
             {
@@ -320,6 +326,60 @@ public sealed class SqliteKeyValueStorage : IKeyValueStorage
         using var command = connection.CreateCommand();
         command.CommandText = sql;
         return (long)command.ExecuteScalar()!;
+    }
+
+    /// <summary>
+    /// What in the database shows it is not one of this store's (null when nothing does): a table
+    /// other than <c>kv</c> and <c>promise</c>, or one of those without the columns this store gave it
+    /// (<c>kv</c> may lack <c>write_id</c>, as before schema 3). Any schema of this store had only these
+    /// tables, so a database the store created holds nothing else, even one whose first open stopped
+    /// before it set <c>user_version</c>.
+    /// </summary>
+    private static string? ForeignTable(SqliteConnection connection)
+    {
+        using var tables = connection.CreateCommand();
+        tables.CommandText = "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name";
+        var names = new List<string>();
+        using (var reader = tables.ExecuteReader())
+        {
+            while (reader.Read())
+            {
+                names.Add(reader.GetString(0));
+            }
+        }
+
+        foreach (var name in names)
+        {
+            string[] required = name switch
+            {
+                "kv" => ["key", "version", "value"],
+                "promise" => ["key", "ballot"],
+                _ => [],
+            };
+            if (required.Length == 0)
+            {
+                return $"it holds a table '{name}'";
+            }
+
+            using var columns = connection.CreateCommand();
+            columns.CommandText = "SELECT name FROM pragma_table_info($table)";
+            columns.Parameters.AddWithValue("$table", name);
+            var present = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+            using (var reader = columns.ExecuteReader())
+            {
+                while (reader.Read())
+                {
+                    present.Add(reader.GetString(0));
+                }
+            }
+
+            if (Array.Find(required, column => !present.Contains(column)) is { } missing)
+            {
+                return $"its table '{name}' has no column '{missing}'";
+            }
+        }
+
+        return null;
     }
 
     private static SqliteCommand Command(SqliteConnection connection, string sql, params string[] blobOrIntegerParameters)
