@@ -206,7 +206,7 @@ public sealed partial class KeyValueService
         if (!committedHere)
         {
             lane.Depose();
-            Log.WriteUndecided(Node.Logger, key, Node.Self, "this server's own commit of it failed (its commit queue was full, or the node stops)");
+            Log.WriteUndecided(Node.Logger, key, Node.Self, $"this server's own commit of it failed: {CommitFailure(keptHere)}");
             return new ClientReply { Status = ReplyStatus.Indeterminate };
         }
 
@@ -509,7 +509,11 @@ public sealed partial class KeyValueService
             : $"{kept} of {asks.Length} replicas kept it, the others hold a newer ballot";
     }
 
-    /// <summary>Waits for a commit; false when the committer refused the write (its queue was full, or the node stops).</summary>
+    /// <summary>
+    /// Waits for a commit; false when the committer refused the write (its queue was full, or the
+    /// node stops) or the storage failed the commit (a full disk, an I/O error: SQLite throws its
+    /// own exception, not an <see cref="InvalidOperationException"/>), so the write is not on disk here.
+    /// </summary>
     private static async Task<bool> CommittedAsync(Task<bool> commit)
     {
         try
@@ -517,11 +521,16 @@ public sealed partial class KeyValueService
             await commit.ConfigureAwait(true);
             return true;
         }
-        catch (InvalidOperationException)
+#pragma warning disable CA1031 // Whatever failed the commit, the write is not on this server's disk; the caller tells why (CommitFailure).
+        catch (Exception)
+#pragma warning restore CA1031
         {
             return false;
         }
     }
+
+    /// <summary>Why a commit <see cref="CommittedAsync"/> found failed did not keep its write.</summary>
+    private static string CommitFailure(Task commit) => commit.Exception?.InnerException?.Message ?? "it was not committed";
 
     private static bool AllPromised(KeyLane lane, Promise[] promises)
     {
