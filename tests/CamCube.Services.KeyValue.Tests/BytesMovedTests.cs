@@ -73,6 +73,41 @@ public sealed class BytesMovedTests
         Assert.All(s_victimKeys, key => Assert.Equal(ExpectedBytes(key, rewritten), store.DiskOf(s_victim).Read(key)!.Value!.Length));
     }
 
+    /// <summary>
+    /// Two servers die at once, the victim and another server that is not its neighbour (a server
+    /// restarting beside a dead one may show it reachable for a moment, which restarts its t), and
+    /// the victim comes back before t. Keys whose set held the victim and then the other are
+    /// re-replicated at t to the stand-ins of the other, still gone (before, a copy was planned under
+    /// the failed server its replacement first stood in for alone, the first failed of its set, and
+    /// that server's return called it off though the replacement stayed in the set for the other;
+    /// those keys stayed on two servers for as long as the other was away).
+    /// </summary>
+    [Fact]
+    public async Task KeysOfTwoServersThatDiedAtOnceAreReReplicatedAtTToTheStandInsOfTheOneStillGoneWhenTheOtherCameBack()
+    {
+        var t = TimeSpan.FromSeconds(30);
+        var space = KeySpace.For(s_shape);
+        var candidates = Enumerable.Range(0, 5_000).Select(i => Key.FromString($"pair-{i}")).ToArray();
+        var other = candidates.Select(key => space.GetServersForKey(key, 3)).Where(set => set[0] != s_victim && set[1] == s_victim)
+            .Select(set => set[2]).Where(server => server != s_client && !IsNeighbour(server, s_victim))
+            .GroupBy(server => server).OrderByDescending(group => group.Count()).First().Key;
+        Key[] pairKeys = [.. candidates.Where(key => space.GetServersForKey(key, 3) is var set && set[0] != s_client && set[1] == s_victim && set[2] == other).Take(4)];
+        Assert.True(pairKeys.Length >= 2, $"only {pairKeys.Length} keys have the victim and then {other} in their set");
+        var store = await StartWithKeysAsync(t, keys: [.. s_keys, .. pairKeys]);
+
+        store.Cube.Kill(s_victim);
+        store.Cube.Kill(other);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        store.Cube.RunFor(TimeSpan.FromSeconds(1));
+        store.Cube.Restart(s_victim);
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        store.Cube.RunFor(t);
+
+        var view = store.Cube[s_client].Reachability;
+        var missing = pairKeys.SelectMany(key => space.GetServersForKey(key, 3, view).Where(server => store.DiskOf(server).Read(key) is null).Select(server => $"{key} at {server}")).ToList();
+        Assert.Empty(missing);
+    }
+
     [Fact]
     public async Task ServerBackWithAnEmptyDiskIsCaughtUpWithoutWaitingForAReplicationTimeout()
     {
@@ -218,6 +253,13 @@ public sealed class BytesMovedTests
         }
 
         return rewritten;
+    }
+
+    /// <summary>Whether two servers share a cable (a server that restarts beside a dead one may show it reachable for a moment, which would restart its t).</summary>
+    private static bool IsNeighbour(Coordinate a, Coordinate b)
+    {
+        int Distance(int x, int y, int size) => Math.Min(Math.Abs(x - y), size - Math.Abs(x - y));
+        return Distance(a.X, b.X, s_shape.X) + Distance(a.Y, b.Y, s_shape.Y) + Distance(a.Z, b.Z, s_shape.Z) == 1;
     }
 
     private static int ExpectedBytes(Key key, Key[] rewritten) => rewritten.Contains(key) ? NewValueBytes : FirstValueBytes;

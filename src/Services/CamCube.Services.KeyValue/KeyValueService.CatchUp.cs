@@ -42,8 +42,9 @@ public sealed partial class KeyValueService
             _joined.Add(server);
             if (_departures.Remove(server, out var pending))
             {
-                // It came back before t: no re-replication; it catches up on what it missed instead.
+                // It came back before t: no re-replication for it; it catches up on what it missed instead.
                 pending.Timer?.Dispose();
+                KeepCopiesForOthersStillGone(server, pending);
             }
         }
     }
@@ -120,10 +121,32 @@ public sealed partial class KeyValueService
         }
     }
 
-    /// <summary>A server replaced one that became unreachable: copy the keys to it at t, unless the other comes back first.</summary>
+    /// <summary>
+    /// A server replaced one that became unreachable: copy the keys to it at t, unless the other comes
+    /// back first. When several of the old set's servers became unreachable at once, the copy waits
+    /// under each of them, so that the return of one does not call off the copies that stand in for
+    /// another still gone (the first of them to reach t makes it).
+    /// </summary>
     private void Defer(Coordinate[] old, KeyCoordinate coordinate, Coordinate replacement)
     {
-        var departed = Array.Find(old, server => !Node.Reachability.IsReachable(server));
+        var filed = false;
+        foreach (var server in old)
+        {
+            if (!Node.Reachability.IsReachable(server))
+            {
+                DeferUnder(server, coordinate, replacement);
+                filed = true;
+            }
+        }
+
+        if (!filed)
+        {
+            DeferUnder(default, coordinate, replacement);
+        }
+    }
+
+    private void DeferUnder(Coordinate departed, KeyCoordinate coordinate, Coordinate replacement)
+    {
         if (!_departures.TryGetValue(departed, out var pending))
         {
             pending = new PendingReReplication();
@@ -132,6 +155,30 @@ public sealed partial class KeyValueService
         }
 
         pending.Copies.Add((coordinate, replacement));
+    }
+
+    /// <summary>
+    /// The copies planned under a server that came back whose replacement is still in the key's
+    /// set: it stands in for another of the key's own servers, still gone (two failed, one after the
+    /// other or at once, and one came back), so the copy waits for that one's t instead.
+    /// </summary>
+    private void KeepCopiesForOthersStillGone(Coordinate back, PendingReReplication pending)
+    {
+        foreach (var (coordinate, replacement) in pending.Copies)
+        {
+            if (!_held.ContainsKey(coordinate) || Array.IndexOf(ReplicaSet(coordinate), replacement) < 0)
+            {
+                continue;
+            }
+
+            foreach (var own in Node.KeySpace.GetServersForKey(coordinate, ReplicaCount))
+            {
+                if (own != Node.Self && own != back && !Node.Reachability.IsReachable(own))
+                {
+                    DeferUnder(own, coordinate, replacement);
+                }
+            }
+        }
     }
 
     private void ReReplicate(Coordinate departed)
@@ -143,8 +190,15 @@ public sealed partial class KeyValueService
 
         pending.Timer?.Dispose();
         var offers = new Dictionary<Coordinate, List<KeyCoordinate>>();
-        foreach (var (coordinate, replacement) in pending.Copies)
+        foreach (var copy in pending.Copies)
         {
+            // Made now: no other failed server's timer makes it again.
+            foreach (var (_, other) in _departures)
+            {
+                other.Copies.Remove(copy);
+            }
+
+            var (coordinate, replacement) = copy;
             if (_held.ContainsKey(coordinate) && Node.Reachability.IsReachable(replacement) && Array.IndexOf(ReplicaSet(coordinate), replacement) >= 0)
             {
                 OffersFor(offers, replacement).Add(coordinate);

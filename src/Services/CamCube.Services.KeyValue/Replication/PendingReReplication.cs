@@ -7,5 +7,5 @@ internal sealed class PendingReReplication
     public ITimer? Timer { get; set; }
 
     /// <summary>Gets the key coordinates and the server that replaced the unreachable one in each one's replica set.</summary>
-    public List<(KeyCoordinate Coordinate, Coordinate Replacement)> Copies { get; } = [];
+    public HashSet<(KeyCoordinate Coordinate, Coordinate Replacement)> Copies { get; } = [];
 }
