@@ -1,6 +1,4 @@
-using CamCube.Services.KeyValue.Storage;
 using CamCube.Testing;
-using Microsoft.Data.Sqlite;
 using static CamCube.Services.KeyValue.Tests.KeyValueServiceTests;
 
 namespace CamCube.Services.KeyValue.Tests;
@@ -50,50 +48,5 @@ public sealed class FailedCommitTests
         Assert.True(cube.Kill(s_servers[0]));
         var read = await store.Run(client.GetAsync(s_key));
         Assert.Equal(("written", written.Version), (Text(read!.Value), read.Version));
-    }
-
-    /// <summary>A memory storage whose next commit of a value fails as a full disk fails SQLite's.</summary>
-    private sealed class FailingStorage : IKeyValueStorage
-    {
-        private readonly MemoryKeyValueStorage _inner = new();
-
-        public bool FailNextCommit { get; set; }
-
-        public bool IsDurable => false;
-
-        public long Count => _inner.Count;
-
-        public StoredValue? Read(Key key) => _inner.Read(key);
-
-        public bool Apply(Key key, StoredValue value) => _inner.Apply(key, value);
-
-        public bool Promise(Key key, long ballot) => _inner.Promise(key, ballot);
-
-        public void ApplyAll(IReadOnlyList<StorageWrite> writes, Span<bool> kept)
-        {
-            var value = false;
-            for (var i = 0; i < writes.Count; i++)
-            {
-                value |= writes[i].Kind == StorageWriteKind.Value;
-            }
-
-            if (FailNextCommit && value)
-            {
-                FailNextCommit = false;
-                throw new SqliteException("SQLite Error 13: 'database or disk is full'.", 13);
-            }
-
-            ((IKeyValueStorage)_inner).ApplyAll(writes, kept);
-        }
-
-        public IReadOnlyList<KeyVersion> ListVersions() => _inner.ListVersions();
-
-        public IReadOnlyList<KeyValuePair<Key, long>> ListPromises() => _inner.ListPromises();
-
-        public IReadOnlyList<KeyVersion> ListTombstones() => _inner.ListTombstones();
-
-        public bool PurgeTombstone(Key key, long version) => _inner.PurgeTombstone(key, version);
-
-        public void Dispose() => _inner.Dispose();
     }
 }

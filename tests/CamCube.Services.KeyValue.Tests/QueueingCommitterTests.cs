@@ -66,6 +66,23 @@ public sealed class QueueingCommitterTests
         await Assert.ThrowsAsync<ObjectDisposedException>(() => committer.Queue.Add(Write(2)));
     }
 
+    /// <summary>
+    /// A flush waits for the writes added before it, whether their commit kept them or failed: it
+    /// does not fail itself (before, it handed back the last write's own task, so after a failed
+    /// commit every flush failed until the next write, and with it every catch-up offer to the server,
+    /// which flushes before it answers).
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public async Task FlushAfterAWriteWhoseCommitFailedCompletesWithoutFailing(string kind)
+    {
+        using var storage = new FailingStorage { FailNextCommit = true };
+        using var committer = new TestCommitter(kind, storage, writesMax: 100);
+        await Assert.ThrowsAnyAsync<Exception>(() => committer.Queue.Add(Write(0)));
+
+        await committer.Queue.FlushAsync();
+    }
+
     /// <summary>A committer of the kind named, with the pool it needs (two threads, so one is free while the other commits).</summary>
     private sealed class TestCommitter : IDisposable
     {

@@ -108,12 +108,16 @@ internal abstract class QueueingCommitter : Committer
     }
 
     /// <inheritdoc/>
-    public override Task FlushAsync()
+    public override async Task FlushAsync()
     {
+        Task last;
         lock (Gate)
         {
-            return _last;
+            last = _last;
         }
+
+        // The writes' own tasks tell whether their commit failed; a flush only waits for them.
+        await last.ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
     }
 
     /// <summary>Under <see cref="Gate"/>: takes the waiting writes for a commit, leaving an empty queue.</summary>
