@@ -56,6 +56,42 @@ public sealed class FencingTests
         Assert.Equal("old primary", Text(store.DiskOf(s_servers[1]).Read(s_key)!.Value));
     }
 
+    /// <summary>
+    /// The key's third server is replaced with an empty disk while a newer primary (played by the
+    /// test from the key's second server) takes the key over at the other two and writes there. Back,
+    /// the third server catches up on that write, which promises nothing. The old primary's late
+    /// write under its older ballot must then be refused, as a promise of the newer ballot would
+    /// refuse it (before, the replica answered yes without keeping it, its disk holding the newer write).
+    /// </summary>
+    [Fact]
+    public async Task ReplicaThatCaughtUpOnANewerPrimarysWriteRefusesTheOldPrimarysWrite()
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape, s_options);
+        var put = await store.Run(store[s_client].PutAsync(s_key, Bytes("old primary")));
+        var ballot = put.Version >> 24;
+        store.Cube.RunFor(KeyValueServiceOptions.Default.ReadLease);
+        var third = s_servers[2];
+        Assert.True(store.Cube.Kill(third));
+        Assert.True(store.Cube.RunUntil(store.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
+        store.Wipe(third);
+
+        var newer = (1L << 33) + 1;
+        var newerVersion = (newer << 24) | 1;
+        foreach (var server in s_servers[..2])
+        {
+            Assert.True((await store.Run(store[server], s => s.OnPrepareAsync(new Prepare { Key = KeyValueService.KeyBytes(s_key), Ballot = newer }, s_servers[1]))).Promised);
+            Assert.True((await store.Run(store[server], s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = newer, Version = newerVersion, Value = Bytes("newer") }, s_servers[1]))).Ok);
+        }
+
+        store.Cube.Restart(third);
+        Assert.True(store.Cube.RunUntil(() => store.DiskOf(third).Read(s_key)?.Version == newerVersion, TimeSpan.FromSeconds(10)), "The third server did not catch up on the newer write.");
+
+        var late = await store.Run(store[third], s => s.OnAcceptAsync(new Accept { Key = KeyValueService.KeyBytes(s_key), Ballot = ballot, Version = put.Version + 1, Value = Bytes("deposed") }, s_servers[0]));
+        Assert.False(late.Ok, "The replica said it kept the old primary's write under a ballot below the write it holds.");
+        Assert.Equal(newer, late.Ballot);
+        Assert.Equal(("newer", newerVersion), (Text(store.DiskOf(third).Read(s_key)!.Value), store.DiskOf(third).Read(s_key)!.Version));
+    }
+
     [Fact]
     public async Task OldPrimaryReadsTheNewerPrimarysWriteWhenANewerBallotWroteAtItsReplicas()
     {

@@ -380,7 +380,19 @@ public sealed partial class KeyValueService
         for (var i = 0; i < keeping.Length; i++)
         {
             var value = transfer.Values[i];
-            keeping[i] = KeepAsync(Key.FromBytes(value.Key), new StoredValue(value.Version, value.Deleted ? null : value.Value, value.WriteId));
+            var key = Key.FromBytes(value.Key);
+
+            // A server that holds a write of a ballot refuses every lower one, as if it had promised it:
+            // else an older primary's late accept would be answered kept while this disk holds the newer
+            // write. Kept on disk with the value (committed before it), as a replica's promise is.
+            var ballot = Versions.BallotOf(value.Version);
+            if (ballot > PromisedBallot(key))
+            {
+                _promised[key] = ballot;
+                _ = Commits.Add(StorageWrite.Promise(key, ballot));
+            }
+
+            keeping[i] = KeepAsync(key, new StoredValue(value.Version, value.Deleted ? null : value.Value, value.WriteId));
         }
 
         var kept = 0;
