@@ -21,6 +21,7 @@ public static class FuzzTargets
         new UdpDatagramTarget(),
         new PacketHeaderTarget(),
         new CacheMessageTarget(),
+        new ReliablePacketTarget(),
         new ControlRequestTarget(),
         new NodeSettingsTarget(),
         new ClusterKeyFileTarget(),

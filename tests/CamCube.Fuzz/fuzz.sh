@@ -49,6 +49,7 @@ assemblies() {
     udp) echo CamCube.Transport.Udp.dll ;;
     packet) echo CamCube.Abstractions.dll CamCube.Runtime.dll CamCube.Services.Cache.dll CamCube.Services.Diagnostics.dll ;;
     cache) echo CamCube.Services.Cache.dll ;;
+    reliable) echo CamCube.Services.Reliable.dll ;;
     control) echo CamCube.Hosting.dll ;;
     node-settings) echo camcube.dll CamCube.Hosting.dll CamCube.Transport.Udp.dll CamCube.Abstractions.dll ;;
     cluster-key) echo CamCube.Transport.Udp.dll ;;

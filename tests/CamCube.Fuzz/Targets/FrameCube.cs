@@ -23,17 +23,23 @@ internal sealed class FrameCube
     private readonly InMemoryCube _cube;
 
     public FrameCube()
+        : this(n =>
+        {
+            n.Register(new PingService());
+            n.Register(new KeyProbeService());
+            n.Register(new LinkBenchmarkService());
+            n.Register(new CacheService());
+        })
+    {
+    }
+
+    /// <summary>A cube of the same shape whose nodes run what <paramref name="configure"/> registers instead.</summary>
+    public FrameCube(Action<Node> configure)
     {
         var routing = new RoutingComputationCache(s_shape);
         _cube = InMemoryCube.Start(
             s_shape,
-            n =>
-            {
-                n.Register(new PingService());
-                n.Register(new KeyProbeService());
-                n.Register(new LinkBenchmarkService());
-                n.Register(new CacheService());
-            },
+            configure,
             new InMemoryCubeOptions
             {
                 LoggerFactory = _log,
@@ -50,6 +56,12 @@ internal sealed class FrameCube
     public static TorusShape Shape => s_shape;
 
     public int PacketCapacityBytes => _cube.Pool.PacketCapacityBytes;
+
+    /// <summary>Gets the node at <paramref name="server"/>, to call its services on the loop between frames.</summary>
+    public Node this[Coordinate server] => _cube[server];
+
+    /// <summary>Runs the cube for <paramref name="duration"/> of virtual time between frames.</summary>
+    public void RunFor(TimeSpan duration) => _cube.RunFor(duration);
 
     /// <summary>The server the control byte names (its high bits) and the link it names (its low bits).</summary>
     public static (Coordinate Server, LinkDirection Link) Address(byte control) =>
