@@ -108,8 +108,10 @@ public sealed partial class KeyValueService
     {
         var key = Key.FromBytes(accept.Key);
         var promised = PromisedBallot(key);
-        if (accept.Ballot < promised)
+        if (accept.Ballot < promised || (!accept.CheckOnly && accept.Version < 1))
         {
+            // Refused: a higher ballot was promised, or the write has no version (versions start at 1; a
+            // primary that broke the format), which the disk would refuse, failing the writes committed with it.
             return Task.FromResult(new Accepted { Ballot = promised });
         }
 
