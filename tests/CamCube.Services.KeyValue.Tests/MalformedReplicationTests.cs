@@ -30,4 +30,25 @@ public sealed class MalformedReplicationTests
         Assert.Equal(1, store.DiskOf(s_replica).Read(s_kept)!.Version);
         Assert.Null(store.DiskOf(s_replica).Read(s_broken));
     }
+
+    [Fact]
+    public async Task TransferOfAValueWithVersionZeroIsNotKeptAndDoesNotFailTheValueCopiedWithIt()
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape);
+        var transfer = new Transfer
+        {
+            Reason = CopyReason.ReReplication,
+            Values =
+            [
+                new CopiedValue { Key = KeyValueService.KeyBytes(s_kept), Version = 1, Value = [1] },
+                new CopiedValue { Key = KeyValueService.KeyBytes(s_broken), Version = 0, Value = [2] },
+            ],
+        };
+
+        var ack = await store.Run(store[s_replica], s => s.OnTransferAsync(transfer));
+
+        Assert.Equal(1, ack.Kept);
+        Assert.Equal(1, store.DiskOf(s_replica).Read(s_kept)!.Version);
+        Assert.Null(store.DiskOf(s_replica).Read(s_broken));
+    }
 }

@@ -374,12 +374,21 @@ public sealed partial class KeyValueService
         return want;
     }
 
-    private async Task<TransferAck> OnTransferAsync(Transfer transfer)
+    /// <summary>Keeps the values another server copied here (catch-up or re-replication); answers how many were newer than what this server held.</summary>
+    internal async Task<TransferAck> OnTransferAsync(Transfer transfer)
     {
         var keeping = new Task<bool>[transfer.Values.Count];
         for (var i = 0; i < keeping.Length; i++)
         {
             var value = transfer.Values[i];
+            if (value.Version < 1)
+            {
+                // A value with no version (versions start at 1; a sender that broke the format) is not kept: the
+                // disk would refuse it, failing the writes committed with it.
+                keeping[i] = Task.FromResult(false);
+                continue;
+            }
+
             var key = Key.FromBytes(value.Key);
 
             // A server that holds a write of a ballot refuses every lower one, as if it had promised it:
