@@ -51,4 +51,14 @@ public sealed class MalformedReplicationTests
         Assert.Equal(1, store.DiskOf(s_replica).Read(s_kept)!.Version);
         Assert.Null(store.DiskOf(s_replica).Read(s_broken));
     }
+
+    [Fact]
+    public async Task PurgeOfVersionZeroIsRefusedWithoutThrowing()
+    {
+        var store = StoreCube.Start(TestTransport.InMemory, s_shape);
+
+        var purged = await store.Run(store[s_replica], s => s.OnPurgeAsync(new Purge { Key = KeyValueService.KeyBytes(s_kept), Ballot = 1, Version = 0 }));
+
+        Assert.False(purged.Ok);
+    }
 }

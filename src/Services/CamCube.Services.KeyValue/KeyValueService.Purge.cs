@@ -109,11 +109,13 @@ public sealed partial class KeyValueService
         }
     }
 
-    private async Task<Purged> OnPurgeAsync(Purge purge)
+    /// <summary>Removes the tombstone the purge names, unless a higher ballot was promised; answers whether the key holds none now.</summary>
+    internal async Task<Purged> OnPurgeAsync(Purge purge)
     {
         var key = Key.FromBytes(purge.Key);
-        if (purge.Ballot < PromisedBallot(key))
+        if (purge.Ballot < PromisedBallot(key) || purge.Version < 1)
         {
+            // Refused: a higher ballot was promised, or the purge names no version (a sender that broke the format).
             return new Purged();
         }
 
