@@ -22,6 +22,7 @@ public static class FuzzTargets
         new PacketHeaderTarget(),
         new CacheMessageTarget(),
         new ReliablePacketTarget(),
+        new KeyValueMessageTarget(),
         new ControlRequestTarget(),
         new NodeSettingsTarget(),
         new ClusterKeyFileTarget(),

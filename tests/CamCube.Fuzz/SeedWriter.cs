@@ -6,7 +6,7 @@ public static class SeedWriter
     /// <summary>Writes every generated seed under <paramref name="folder"/>/&lt;target&gt;/.</summary>
     public static void Write(string folder)
     {
-        foreach (var (target, name, bytes) in Targets.PacketHeaderTarget.Seeds().Concat(Targets.ReliablePacketTarget.Seeds()))
+        foreach (var (target, name, bytes) in Targets.PacketHeaderTarget.Seeds().Concat(Targets.ReliablePacketTarget.Seeds()).Concat(Targets.KeyValueMessageTarget.Seeds()))
         {
             var directory = Path.Combine(folder, target);
             Directory.CreateDirectory(directory);

@@ -50,6 +50,7 @@ assemblies() {
     packet) echo CamCube.Abstractions.dll CamCube.Runtime.dll CamCube.Services.Cache.dll CamCube.Services.Diagnostics.dll ;;
     cache) echo CamCube.Services.Cache.dll ;;
     reliable) echo CamCube.Services.Reliable.dll ;;
+    kv-messages) echo CamCube.Services.KeyValue.dll CamCube.Messaging.dll ;;
     control) echo CamCube.Hosting.dll ;;
     node-settings) echo camcube.dll CamCube.Hosting.dll CamCube.Transport.Udp.dll CamCube.Abstractions.dll ;;
     cluster-key) echo CamCube.Transport.Udp.dll ;;
