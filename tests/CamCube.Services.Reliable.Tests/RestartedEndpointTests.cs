@@ -69,14 +69,14 @@ public sealed class RestartedEndpointTests
         var first = new ExchangeOutcome();
         Assert.Null(asker.Request(s_responder, [1, 2], ExchangeOutcome.Completion, first, out var firstId));
         Assert.True(cube.Cube.RunUntil(() => first.Ended, TimeSpan.FromSeconds(1)));
-        var earlierLife = cube.EndpointOf(s_responder).LifeNumber;
+        var earlierLife = cube.EndpointOf(s_responder).Life;
 
         // The asker sees the responder go and come back: it knows no life of it now.
         cube.Cube.Kill(s_responder);
         Assert.True(cube.Cube.RunUntil(() => !cube.Cube[s_asker].Reachability.IsReachable(s_responder), TimeSpan.FromSeconds(5)));
         cube.Cube.Restart(s_responder);
         Assert.True(cube.Cube.RunUntil(cube.Cube.ViewsConverged, TimeSpan.FromSeconds(5)));
-        Assert.NotEqual(earlierLife, cube.EndpointOf(s_responder).LifeNumber);
+        Assert.NotEqual(earlierLife, cube.EndpointOf(s_responder).Life);
 
         // A copy of the first reply (duplicated by the network, held back) arrives now.
         CraftedPackets.DeliverReply(cube, s_responder, s_asker, firstId, earlierLife, [2, 1]);

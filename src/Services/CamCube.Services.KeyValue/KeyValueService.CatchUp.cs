@@ -397,8 +397,7 @@ public sealed partial class KeyValueService
             var ballot = Versions.BallotOf(value.Version);
             if (ballot > PromisedBallot(key))
             {
-                _promised[key] = ballot;
-                _ = Commits.Add(StorageWrite.Promise(key, ballot));
+                _ = PromiseDurably(key, ballot);
             }
 
             keeping[i] = KeepAsync(key, new StoredValue(value.Version, value.Deleted ? null : value.Value, value.WriteId));

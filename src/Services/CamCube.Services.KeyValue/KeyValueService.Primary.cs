@@ -328,8 +328,7 @@ public sealed partial class KeyValueService
     {
         var held = _storage.Read(key);
         var ballot = Ballots.Above(Math.Max(Math.Max(PromisedBallot(key), lane.HighestBallotSeen), Versions.BallotOf(held?.Version ?? 0)));
-        _promised[key] = ballot;
-        var promisedHere = Commits.Add(StorageWrite.Promise(key, ballot));
+        var promisedHere = PromiseDurably(key, ballot);
         var others = Others(set);
         var asks = new Task<Promise>[others.Length];
         for (var i = 0; i < others.Length; i++)

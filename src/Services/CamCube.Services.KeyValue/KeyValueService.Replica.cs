@@ -34,6 +34,13 @@ public sealed partial class KeyValueService
 
     private long PromisedBallot(Key key) => _promised.GetValueOrDefault(key);
 
+    /// <summary>Promises <paramref name="ballot"/> for <paramref name="key"/>: at once in memory, and on disk with the turn's commit, which the task awaits.</summary>
+    private Task<bool> PromiseDurably(Key key, long ballot)
+    {
+        _promised[key] = ballot;
+        return Commits.Add(StorageWrite.Promise(key, ballot));
+    }
+
     /// <summary>
     /// Promises <paramref name="prepare"/>'s ballot (on disk before it is told) unless a higher one was
     /// promised or a lease granted to another server (or this server's start) has not run out; keeps
@@ -57,8 +64,7 @@ public sealed partial class KeyValueService
         }
 
         GrantLease(key, from);
-        _promised[key] = prepare.Ballot;
-        var promisedOnDisk = Commits.Add(StorageWrite.Promise(key, prepare.Ballot));
+        var promisedOnDisk = PromiseDurably(key, prepare.Ballot);
         var firstWrite = KeepFirstWriteAsync(key, prepare, promised);
         await promisedOnDisk.ConfigureAwait(true);
         if (await firstWrite.ConfigureAwait(true) is var kept and not 0)

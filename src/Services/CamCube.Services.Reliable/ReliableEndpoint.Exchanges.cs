@@ -438,7 +438,7 @@ public sealed partial class ReliableEndpoint
             _exchangeOrder.Dequeue();
         }
 
-        var oldest = _exchangeOrder.Count > 0 ? _exchangeOrder.Peek() : PeekNextFlowId();
+        var oldest = _exchangeOrder.Count > 0 ? _exchangeOrder.Peek() : requestId;
         const ulong highHalf = 0xFFFF_FFFF_0000_0000UL;
         return (oldest & highHalf) == (requestId & highHalf) ? oldest : requestId & highHalf;
     }

@@ -24,10 +24,7 @@ public sealed partial class ReliableEndpoint
         {
             var index = (_nextFlowToPoll + i) % count;
             var flow = _active[index];
-            if (flow.Key is not null && !flow.HasBegun)
-            {
-                FollowRoot(flow);
-            }
+            FollowRoot(flow);
 
             if (!flow.HasPacketToSend || (_node.GetNextHops(flow.Server) & bit) == 0)
             {
@@ -219,10 +216,7 @@ public sealed partial class ReliableEndpoint
         for (var i = 0; i < _active.Count; i++)
         {
             var flow = _active[i];
-            if (flow.Key is not null && !flow.HasBegun)
-            {
-                FollowRoot(flow);
-            }
+            FollowRoot(flow);
 
             if (flow.Server != _node.Self || flow.InFlight != 0)
             {
@@ -256,7 +250,7 @@ public sealed partial class ReliableEndpoint
     /// </summary>
     private void FollowRoot(SendFlow flow)
     {
-        if (flow.InFlight == 0 && flow.Carried && _node.GetRoot(flow.Key!.Value) is var root && root != flow.Server)
+        if (flow.Key is { } key && !flow.HasBegun && flow.InFlight == 0 && flow.Carried && _node.GetRoot(key) is var root && root != flow.Server)
         {
             MoveFlow(flow, root, unsure: null);
         }

@@ -276,10 +276,7 @@ public sealed partial class ReliableEndpoint
         {
             // An idle flow's progress is measured from its next message, not from its last acknowledgement.
             flow.LastProgress = _node.TimeProvider.GetTimestamp();
-            if (flow.Key is not null)
-            {
-                FollowRoot(flow);
-            }
+            FollowRoot(flow);
         }
 
         flow.Enqueue(message);
@@ -335,18 +332,11 @@ public sealed partial class ReliableEndpoint
         return ((ulong)_idHigh << 32) | _lastFlowNumber;
     }
 
-    /// <summary>The id <see cref="NextFlowId"/> would draw next, without drawing it.</summary>
-    private ulong PeekNextFlowId() =>
-        _lastFlowNumber == uint.MaxValue ? ((ulong)(_idHigh + 1) << 32) | 1UL : ((ulong)_idHigh << 32) | (_lastFlowNumber + 1UL);
-
     /// <summary>For tests: as if ids up to <paramref name="lastNumber"/> of the counter had been drawn, so that a test reaches the counter's wrap.</summary>
     internal void SkipIdsUpTo(uint lastNumber) => _lastFlowNumber = lastNumber;
 
-    /// <summary>Gets this life of the endpoint, as its answers carry it (for tests).</summary>
-    internal uint LifeNumber => _life;
-
     /// <summary>Gets this life of the endpoint, as its exchanges' answers tell it (the upper half of its first ids; fixed for the life, while the ids' upper half moves on at each wrap of their counter).</summary>
-    private uint Life => _life;
+    internal uint Life => _life;
 
     /// <summary>This life's incarnation, the high half of its first flow and exchange ids: new to the peers that remember an earlier life of this node (<see cref="NodeLife"/>).</summary>
     private static uint NewIncarnation(int random, long startTicks)
